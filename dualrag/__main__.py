@@ -1,0 +1,3 @@
+from dualrag.cli import main
+
+main()

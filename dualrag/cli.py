@@ -1,0 +1,123 @@
+"""The `dualrag` command line.
+
+Errors the user can fix print one line on stderr and exit 2; a traceback only with --debug.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from dualrag import __version__
+from dualrag.config import Settings, find_config_file, load_settings
+from dualrag.diff.ingest import max_diff_bytes
+from dualrag.diff.source import GitRepo, read_diff_file
+from dualrag.errors import UserError
+from dualrag.pipeline import run_review
+from dualrag.publish import render
+
+FORMATS = click.Choice(["text", "markdown", "json"])
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="dualrag")
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+def cli(debug: bool) -> None:
+    """AI code review for merge requests, with code context and team rules retrieved side by side."""
+
+
+@cli.command()
+@click.option("--diff-file", metavar="FILE", help="A unified diff to review ('-' reads standard input).")
+@click.option("--repo", metavar="DIR", help="A git repository to take the diff from.")
+@click.option("--base", metavar="REF", help="With --repo: review what HEAD (or --head) adds since REF.")
+@click.option("--head", metavar="REF", help="With --repo --base: the commit under review (default HEAD).")
+@click.option("--staged", is_flag=True, help="With --repo: review the staged changes.")
+@click.option("--worktree", is_flag=True, help="With --repo: review all uncommitted work, untracked files too.")
+@click.option("--format", "fmt", type=FORMATS, help="Report format (default: text, or 'format' in config).")
+@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+def review(
+    diff_file: str | None,
+    repo: str | None,
+    base: str | None,
+    head: str | None,
+    staged: bool,
+    worktree: bool,
+    fmt: str | None,
+    output: str | None,
+    config_file: str | None,
+    debug: bool,
+) -> None:
+    """Review a change: a diff file, a commit range, staged or uncommitted work."""
+    git = GitRepo(repo) if repo else None
+    settings = _settings(config_file, git, format=fmt)
+    diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
+                        staged=staged, worktree=worktree)
+    result = run_review(diff, settings)
+    _emit(render(result, settings.format, color=output is None and sys.stdout.isatty()), output)
+
+
+def _settings(config_file: str | None, git: GitRepo | None, **overrides) -> Settings:
+    if config_file:
+        path = Path(config_file)
+        if not path.is_file():
+            raise UserError(f"config file not found: {config_file}")
+    else:
+        path = find_config_file(git.root if git else None)
+    return load_settings(path, **overrides)
+
+
+def _read_source(settings: Settings, git: GitRepo | None, *, diff_file: str | None,
+                 base: str | None, head: str | None, staged: bool, worktree: bool) -> bytes:
+    limit = max_diff_bytes(settings)
+    modes = [name for name, on in (("--base", base), ("--staged", staged), ("--worktree", worktree)) if on]
+    if diff_file is not None:
+        if git or modes or head:
+            raise click.UsageError("--diff-file cannot be combined with --repo, --base, --head, --staged or --worktree")
+        return read_diff_file(diff_file, limit)
+    if git is None:
+        raise click.UsageError("say what to review: --diff-file FILE, or --repo DIR with --base REF, --staged or --worktree")
+    if len(modes) != 1:
+        raise click.UsageError("with --repo, give exactly one of --base REF, --staged, --worktree")
+    if head and not base:
+        raise click.UsageError("--head goes with --base")
+    if base:
+        return git.diff_range(base, head or "HEAD", limit)
+    if staged:
+        return git.diff_staged(limit)
+    return git.diff_worktree(limit)
+
+
+def _emit(report: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(report)
+        return
+    try:
+        Path(output).write_text(report, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write report to {output}: {exc.strerror}") from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args
+    try:
+        code = cli.main(args=args, prog_name="dualrag", standalone_mode=False)
+    except (UserError, click.ClickException) as exc:
+        if debug:
+            raise
+        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+        click.echo(f"dualrag: error: {message}", err=True)
+        sys.exit(exc.exit_code if isinstance(exc, click.ClickException) else UserError.exit_code)
+    except (KeyboardInterrupt, click.Abort):
+        click.echo("dualrag: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        if debug:
+            raise
+        click.echo(f"dualrag: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", err=True)
+        sys.exit(1)
+    sys.exit(code or 0)

@@ -1,0 +1,51 @@
+"""Project type and risk tier of a change: which review path it takes and how deep."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dualrag.config import TierConfig
+from dualrag.diff.model import FileDiff, ProjectType, RiskTier
+from dualrag.diff.patterns import PathPatterns
+
+EDI_LANGUAGES = frozenset({"edi-flow", "edi-dt"})
+
+
+def project_type(files: Sequence[FileDiff]) -> ProjectType:
+    """Any .flow/.dt file makes an EDI change (EDI wins over Java), else .java makes Java."""
+    languages = {f.language for f in files if f.reviewable}
+    if languages & EDI_LANGUAGES:
+        return ProjectType.EDI
+    if "java" in languages:
+        return ProjectType.JAVA
+    return ProjectType.GENERIC
+
+
+class TierRules:
+    def __init__(self, config: TierConfig):
+        self._config = config
+        self._sensitive = PathPatterns(config.sensitive_paths, ignore_case=True)
+
+    def sensitive(self, path: str) -> bool:
+        return self._sensitive.match(path)
+
+    def tier(self, files: Sequence[FileDiff]) -> tuple[RiskTier, tuple[str, ...]]:
+        """The tier and the reasons that forced it, counted over the files that get reviewed."""
+        c = self._config
+        reviewed = [f for f in files if f.reviewable]
+        lines = sum(f.changed_lines for f in reviewed)
+        count = len(reviewed)
+        reasons: list[str] = []
+        sensitive = [f.path for f in reviewed if self.sensitive(f.path)]
+        if sensitive:
+            more = f" (+{len(sensitive) - 1} more)" if len(sensitive) > 1 else ""
+            reasons.append(f"security-sensitive path: {sensitive[0]}{more}")
+        if count > c.full_above_files:
+            reasons.append(f"{count} files (> {c.full_above_files})")
+        if reasons:
+            return RiskTier.FULL, tuple(reasons)
+        if count <= c.max_files and lines <= c.trivial_max_lines:
+            return RiskTier.TRIVIAL, ()
+        if count <= c.max_files and lines <= c.lite_max_lines:
+            return RiskTier.LITE, ()
+        return RiskTier.FULL, (f"{lines} changed lines in {count} files",)

@@ -1,0 +1,117 @@
+"""The typed change model every later stage reads: ChangeSet -> FileDiff -> Hunk -> DiffLine.
+
+File-level facts (status, counts, encoding, noise verdict) are computed when the diff is
+ingested; hunks are parsed on first use. A 10,000-file diff whose files are mostly noise
+never pays for line objects it will not review.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import NamedTuple
+
+
+class FileStatus(StrEnum):
+    ADDED = "added"
+    MODIFIED = "modified"
+    DELETED = "deleted"
+    RENAMED = "renamed"
+    COPIED = "copied"
+    MODE_CHANGED = "mode_changed"
+
+
+class ProjectType(StrEnum):
+    EDI = "edi"
+    JAVA = "java"
+    GENERIC = "generic"
+
+
+class RiskTier(StrEnum):
+    TRIVIAL = "trivial"
+    LITE = "lite"
+    FULL = "full"
+
+
+class DiffLine(NamedTuple):
+    """One line of a hunk. `text` has its line ending removed (CRLF facts live on FileDiff)."""
+
+    kind: str  # "+", "-" or " "
+    old_no: int | None
+    new_no: int | None
+    text: str
+    no_eol: bool = False  # "\ No newline at end of file" followed this line
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+    header: str  # the text after the second "@@", often the enclosing function
+    lines: tuple[DiffLine, ...]
+
+    @property
+    def new_range(self) -> tuple[int, int]:
+        """First and last line of the new file this hunk covers (inclusive)."""
+        return self.new_start, self.new_start + max(self.new_len, 1) - 1
+
+    @property
+    def added(self) -> tuple[DiffLine, ...]:
+        return tuple(line for line in self.lines if line.kind == "+")
+
+    @property
+    def removed(self) -> tuple[DiffLine, ...]:
+        return tuple(line for line in self.lines if line.kind == "-")
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    path: str  # new path; the old path for a deleted file
+    old_path: str | None  # set for renamed, copied and deleted files
+    status: FileStatus
+    language: str
+    added: int
+    removed: int
+    binary: bool = False
+    similarity: int | None = None  # percent, for renames and copies
+    old_mode: str | None = None
+    new_mode: str | None = None
+    encoding: str | None = None  # "utf-8", "gb18030" or "latin-1"; None when there is no text
+    newline: str | None = None  # "lf", "crlf" or "mixed"; None when there is no text
+    skipped_reason: str | None = None  # why the file is not reviewed; None = reviewed
+    section: str = field(default="", repr=False, compare=False)  # decoded diff text of this file
+
+    @property
+    def reviewable(self) -> bool:
+        return self.skipped_reason is None
+
+    @property
+    def changed_lines(self) -> int:
+        return self.added + self.removed
+
+    @cached_property
+    def hunks(self) -> tuple[Hunk, ...]:
+        # Imported here: the parser module imports this one.
+        from dualrag.diff.hunks import parse_hunks
+
+        return parse_hunks(self.section)
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    files: tuple[FileDiff, ...]
+    project_type: ProjectType
+    risk_tier: RiskTier
+    tier_reasons: tuple[str, ...] = ()
+    diff_bytes: int = 0
+
+    @property
+    def reviewable(self) -> tuple[FileDiff, ...]:
+        return tuple(f for f in self.files if f.reviewable)
+
+    @property
+    def skipped(self) -> tuple[FileDiff, ...]:
+        return tuple(f for f in self.files if not f.reviewable)

@@ -1,0 +1,193 @@
+"""Bytes of a diff -> FileDiffs, with the noise verdict taken before any hunk is parsed.
+
+One fast pass of unidiff in metadata mode finds every file, its status and its line
+counts. The input is read as Latin-1 for that pass (every byte maps to one character,
+so nothing is lost and no byte sequence can fail); each file's own bytes are then
+decoded with the encoding detected for that file alone, because one merge request can
+hold a UTF-8 file next to a GB18030 one.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Iterator
+
+from unidiff import PatchedFile, PatchSet
+from unidiff.errors import UnidiffParseError
+
+from dualrag.diff import encoding, paths
+from dualrag.diff.language import language_of
+from dualrag.diff.model import FileDiff, FileStatus
+from dualrag.diff.noise import NoiseFilter
+from dualrag.errors import DiffError
+
+_COMBINED = re.compile(rb"^diff --(?:cc|combined) ", re.MULTILINE)
+_SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%")
+_HUNK_TARGET = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)")
+_HUNK_RANGES = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_NEEDS_LONGEST_LINE = frozenset({"javascript", "css"})
+
+
+def parse_files(data: bytes, noise: NoiseFilter) -> list[FileDiff]:
+    """Every file of the diff, reviewable or skipped (with its reason)."""
+    combined = _COMBINED.search(data)
+    if combined:
+        line = data.count(b"\n", 0, combined.start()) + 1
+        raise DiffError(
+            f"combined diff (merge commit) at line {line} is not supported; "
+            "diff the merge against one parent, e.g. 'git diff A...B'"
+        )
+    text = data.decode("latin-1")
+    offsets = array("q")  # where each line starts: 8 bytes a line instead of a str object
+    patch = _metadata_pass(text, offsets)
+    if not patch:
+        raise DiffError("not a unified diff: no file header ('diff --git' or '---'/'+++') found")
+    starts = [offsets[_section_start(pf)] for pf in patch]
+    ends = starts[1:] + [len(text)]
+    return [
+        _file_diff(pf, text[start:end], noise)
+        for pf, start, end in zip(patch, starts, ends, strict=True)
+    ]
+
+
+def _metadata_pass(text: str, offsets: array) -> PatchSet:
+    def lines() -> Iterator[str]:
+        # Split at "\n" only (str.splitlines would also split at \x85, \x1c... which
+        # Latin-1-read UTF-8 is full of); io.StringIO would copy the text at 4 bytes a char.
+        pos, size, find = 0, len(text), text.find
+        while pos < size:
+            end = find("\n", pos) + 1 or size
+            offsets.append(pos)
+            yield text[pos:end]
+            pos = end
+
+    try:
+        return PatchSet(lines(), metadata_only=True)
+    except UnidiffParseError as exc:
+        reason = str(exc).strip().splitlines()[0][:120]
+        raise DiffError(f"malformed diff near line {len(offsets)}: {reason}") from None
+
+
+def _section_start(pf: PatchedFile) -> int:
+    """0-based index of the first line that belongs to this file."""
+    first_info = pf.patch_info[0] if pf.patch_info else ""
+    if first_info.startswith("diff --git") or pf.is_binary_file:
+        return pf.diff_line_no - 1
+    return pf.diff_line_no - 2  # plain unified: the "---" line before the "+++" line
+
+
+def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
+    old, new = paths.clean(pf.source_file), paths.clean(pf.target_file)
+    info = pf.patch_info or []
+    status = _status(pf, old, new, info)
+    path = new or old or ""
+    language = language_of(path)
+    unsafe = next(filter(None, (paths.unsafe_reason(p) for p in (new, old) if p is not None)), None)
+    if unsafe:
+        skipped = f"unsafe path: {unsafe}"
+    elif pf.is_binary_file:
+        skipped = "binary file"
+    else:
+        head = _head(section) if status is not FileStatus.DELETED else []
+        longest = (
+            max((len(s) - 1 - s.endswith("\r") for s in section.split("\n") if s.startswith("+")), default=0)
+            if language in _NEEDS_LONGEST_LINE
+            else 0
+        )
+        skipped = noise.reason(path, language, head, longest)
+
+    has_text = not pf.is_binary_file and len(pf) > 0
+    text, enc = encoding.decode(section.encode("latin-1")) if has_text else ("", None)
+    return FileDiff(
+        path=path,
+        old_path=old if status in (FileStatus.RENAMED, FileStatus.COPIED, FileStatus.DELETED) else None,
+        status=status,
+        language=language,
+        added=pf.added,
+        removed=pf.removed,
+        binary=pf.is_binary_file,
+        similarity=_similarity(info),
+        old_mode=pf.source_mode,
+        new_mode=pf.target_mode,
+        encoding=enc,
+        newline=_newline(text) if has_text else None,
+        skipped_reason=skipped,
+        section=text if skipped is None else "",
+    )
+
+
+def _status(pf: PatchedFile, old: str | None, new: str | None, info: list[str]) -> FileStatus:
+    if old is None:
+        return FileStatus.ADDED
+    if new is None:
+        return FileStatus.DELETED
+    if any(line.startswith("copy from ") for line in info):
+        return FileStatus.COPIED
+    if old != new:
+        return FileStatus.RENAMED
+    if not len(pf) and not pf.is_binary_file and pf.source_mode != pf.target_mode:
+        return FileStatus.MODE_CHANGED
+    return FileStatus.MODIFIED
+
+
+def _similarity(info: list[str]) -> int | None:
+    for line in info:
+        m = _SIMILARITY.match(line)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _head(section: str, most: int = 10) -> list[str]:
+    """The first lines of the new file, as far as the first hunk shows them."""
+    at = section.find("\n@@") + 1
+    match = _HUNK_TARGET.match(section, at) if at else None
+    if not match or int(match.group(1)) > 1:
+        return []
+    head: list[str] = []
+    pos = section.find("\n", at) + 1
+    while 0 < pos < len(section) and len(head) < most:
+        end = section.find("\n", pos)
+        end = len(section) if end < 0 else end
+        line, pos = section[pos:end], end + 1
+        if line[:1] in ("+", " "):
+            head.append(line[1:])
+        elif line[:1] != "-":
+            break
+    return head
+
+
+def _newline(text: str) -> str:
+    """"lf", "crlf" or "mixed", judged from the file lines inside the hunks only.
+
+    Hunk headers, "\\ No newline" markers (and the line end the tool adds before one) and
+    anything after the last hunk (a format-patch signature, a `diff -u` command line) are
+    written by the diff tool, not the file.
+    """
+    if "\r\n" not in text:
+        return "lf"
+    crlf = lf = old_left = new_left = 0
+    last: bool | None = None  # did the previous counted file line end in CRLF?
+    for piece in text.split("\n"):
+        header = _HUNK_RANGES.match(piece)
+        if header:
+            old_left = int(header[1]) if header[1] is not None else 1
+            new_left = int(header[2]) if header[2] is not None else 1
+            last = None
+            continue
+        if piece.startswith("\\") and last is not None:
+            crlf, lf = (crlf - 1, lf) if last else (crlf, lf - 1)
+            last = None
+            continue
+        if old_left <= 0 and new_left <= 0:
+            last = None
+            continue
+        kind = piece[:1]
+        old_left -= kind != "+"
+        new_left -= kind != "-"
+        last = piece.endswith("\r")
+        crlf, lf = (crlf + 1, lf) if last else (crlf, lf + 1)
+    if not crlf:
+        return "lf"
+    return "crlf" if lf <= 0 else "mixed"

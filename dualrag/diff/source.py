@@ -1,0 +1,117 @@
+"""Where a diff comes from: a file, standard input, or a git repository.
+
+Git is asked for a diff in a fixed shape whatever the user's git config says: a/ b/
+prefixes, no colour, no external diff drivers, renames and copies detected.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import BinaryIO
+
+from dualrag.errors import DiffError, SourceError
+
+_GIT_DIFF = [
+    "-c", "core.quotepath=on", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false",
+    "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", "--find-copies",
+    "--src-prefix=a/", "--dst-prefix=b/",
+]
+
+
+def read_diff_file(name: str, limit: int) -> bytes:
+    """Read a diff file ('-' is standard input), refusing more than `limit` bytes."""
+    if name == "-":
+        return _read_limited(sys.stdin.buffer, limit, "standard input")
+    path = Path(name)
+    if path.is_dir():
+        raise SourceError(f"diff file is a directory: {name}")
+    try:
+        with path.open("rb") as fh:
+            return _read_limited(fh, limit, name)
+    except FileNotFoundError:
+        raise SourceError(f"diff file not found: {name}") from None
+    except OSError as exc:
+        raise SourceError(f"cannot read diff file {name}: {exc.strerror}") from None
+
+
+def _read_limited(stream: BinaryIO, limit: int, where: str) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise DiffError(f"{where}: diff is larger than the limit of {limit / 1e6:g} MB (limits.max_diff_mb)")
+    return data
+
+
+class GitRepo:
+    """A local git repository that diffs are taken from."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise SourceError(f"repository path does not exist or is not a folder: {path}")
+        try:
+            top = self._git("rev-parse", "--show-toplevel").decode().strip()
+        except SourceError:
+            raise SourceError(f"not a git repository: {path}") from None
+        self.root = Path(top)
+
+    def verify_ref(self, ref: str) -> str:
+        """The commit id `ref` names; SourceError when it names none."""
+        if ref.startswith("-"):
+            raise SourceError(f"unknown git ref '{ref}' in {self.path}")
+        try:
+            return self._git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip()
+        except SourceError:
+            raise SourceError(f"unknown git ref '{ref}' in {self.path}") from None
+
+    def diff_range(self, base: str, head: str, limit: int) -> bytes:
+        """What `head` changes since its merge base with `base`, as a merge request shows it."""
+        base_id, head_id = self.verify_ref(base), self.verify_ref(head)
+        return self._git(*_GIT_DIFF, f"{base_id}...{head_id}", "--", limit=limit)
+
+    def diff_staged(self, limit: int) -> bytes:
+        return self._git(*_GIT_DIFF, "--cached", "--", limit=limit)
+
+    def diff_worktree(self, limit: int) -> bytes:
+        """Everything not yet committed: staged and unstaged changes plus untracked files."""
+        has_head = self._ok("rev-parse", "--verify", "--quiet", "HEAD")
+        tracked = self._git(*_GIT_DIFF, "HEAD" if has_head else "--cached", "--", limit=limit)
+        parts = [tracked]
+        size = len(tracked)
+        untracked = self._git("ls-files", "--others", "--exclude-standard", "-z").split(b"\0")
+        for name in filter(None, untracked):
+            # --no-index exits 1 when the files differ, which for /dev/null they always do.
+            part = self._git(
+                *_GIT_DIFF, "--no-index", "--", "/dev/null", name.decode("utf-8", "surrogateescape"),
+                limit=limit - size, ok_codes=(0, 1),
+            )
+            parts.append(part)
+            size += len(part)
+        return b"".join(parts)
+
+    def _ok(self, *args: str) -> bool:
+        return subprocess.run(
+            ["git", "-C", str(self.path), *args], capture_output=True, check=False
+        ).returncode == 0
+
+    def _git(self, *args: str, limit: int | None = None, ok_codes: tuple[int, ...] = (0,)) -> bytes:
+        try:
+            proc = subprocess.Popen(
+                ["git", "-C", str(self.path), *args],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+            )
+        except FileNotFoundError:
+            raise SourceError("git is not installed or not on PATH") from None
+        with proc:
+            out = proc.stdout.read(limit + 1) if limit is not None else proc.stdout.read()
+            if limit is not None and len(out) > limit:
+                proc.kill()
+                raise DiffError(f"git diff in {self.path} is larger than the limit of {limit / 1e6:g} MB")
+            err = proc.stderr.read()
+            code = proc.wait()
+        if code not in ok_codes:
+            message = err.decode("utf-8", "replace").strip().splitlines()
+            raise SourceError(f"git {args[-1] if args else ''} failed in {self.path}: "
+                              f"{message[0] if message else f'exit {code}'}")
+        return out

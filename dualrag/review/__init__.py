@@ -1,0 +1,1 @@
+"""Review stage: specialist reviewers and the coordinator (ARCHITECTURE.md, stages 5-6)."""
