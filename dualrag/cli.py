@@ -6,6 +6,7 @@ Errors the user can fix print one line on stderr and exit 2; a traceback only wi
 from __future__ import annotations
 
 import sys
+import traceback
 from pathlib import Path
 
 import click
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=args, prog_name="dualrag", standalone_mode=False)
     except (UserError, click.ClickException) as exc:
         if debug:
-            raise
+            traceback.print_exc()
         message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
         click.echo(f"dualrag: error: {message}", err=True)
         sys.exit(exc.exit_code if isinstance(exc, click.ClickException) else UserError.exit_code)

@@ -63,6 +63,30 @@ class LimitsConfig(_Section):
     max_diff_mb: float = Field(256.0, gt=0, description="refuse larger diffs")
 
 
+class ChunkingConfig(_Section):
+    """Token budgets for chunking (defaults from the dual-RAG article: 128k window, 80% usable,
+    split above ~100k tokens, chunks of at most ~60k leaving 40% for rules, code and output)."""
+
+    model: str | None = Field(None, description="model whose window and tokenizer apply")
+    window_tokens: int = Field(128_000, gt=0, description="context window when the model has no entry in windows")
+    windows: dict[str, int] = Field(
+        default_factory=lambda: {
+            "gpt-4o": 128_000, "gpt-4o-mini": 128_000, "gpt-4.1": 1_047_576, "gpt-4.1-mini": 1_047_576,
+            "o3": 200_000, "o4-mini": 200_000, "claude-sonnet-4": 200_000, "deepseek-chat": 64_000,
+            "qwen-plus": 131_072,
+        },
+        description="context window per model name",
+    )
+    usable_fraction: float = Field(0.8, gt=0, le=1, description="safety margin on the window")
+    start_above_tokens: int = Field(100_000, gt=0, description="chunk only when the review estimate exceeds this")
+    chunk_max_tokens: int = Field(60_000, gt=0, description="upper bound of one chunk")
+    context_reserve: float = Field(0.4, ge=0, lt=1, description="share of the usable window kept for rules, code and output")
+    estimator: Literal["fast", "exact", "formula"] = "fast"
+    estimate_margin: float = Field(0.1, ge=0, lt=0.5, description="headroom for estimator error when packing")
+    overlap_lines: int = Field(3, ge=0, le=50, description="lines repeated when an oversized member is split")
+    max_file_bytes: int = Field(4_000_000, gt=0, description="new-file texts above this are not read or parsed")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
@@ -73,6 +97,7 @@ class Settings(BaseSettings):
     noise: NoiseConfig = NoiseConfig()
     tier: TierConfig = TierConfig()
     limits: LimitsConfig = LimitsConfig()
+    chunking: ChunkingConfig = ChunkingConfig()
 
 
 def find_config_file(root: Path | None) -> Path | None:
@@ -87,6 +112,7 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     Raises ConfigError naming the offending key and where it came from.
     """
     file_values = _read_toml(config_file) if config_file else {}
+    _check_env_names(Settings)
     overrides = {k: v for k, v in overrides.items() if v is not None}
 
     class _Layered(Settings):
@@ -107,6 +133,16 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     except ValidationError as exc:
         raise ConfigError(_describe(exc, file_values, config_file, overrides)) from None
     return layered
+
+
+def _check_env_names(settings_cls: type[BaseSettings]) -> None:
+    """A DUALRAG_* variable that names no setting is a typo, not something to ignore."""
+    known = set(settings_cls.model_fields)
+    for name in sorted(os.environ):
+        if name.upper().startswith(ENV_PREFIX):
+            key = name[len(ENV_PREFIX):].split("__", 1)[0].lower()
+            if key not in known:
+                raise ConfigError(f"unknown key: '{key}' in environment {name}")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

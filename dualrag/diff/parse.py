@@ -80,6 +80,9 @@ def _section_start(pf: PatchedFile) -> int:
 def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
     old, new = paths.clean(pf.source_file), paths.clean(pf.target_file)
     info = pf.patch_info or []
+    git_style = bool(info) and info[0].startswith("diff --git")
+    if not git_style and old is not None and new is not None:
+        old = new  # plain `diff -u a.orig a` names two versions of one file, not a rename
     status = _status(pf, old, new, info)
     path = new or old or ""
     language = language_of(path)
@@ -98,6 +101,8 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
         skipped = noise.reason(path, language, head, longest)
 
     has_text = not pf.is_binary_file and len(pf) > 0
+    if has_text:
+        _check_no_stray_lines(section, pf, path)
     text, enc = encoding.decode(section.encode("latin-1")) if has_text else ("", None)
     return FileDiff(
         path=path,
@@ -115,6 +120,21 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
         skipped_reason=skipped,
         section=text if skipped is None else "",
     )
+
+
+def _check_no_stray_lines(section: str, pf: PatchedFile, path: str) -> None:
+    """Refuse a hunk that holds more lines than its header says.
+
+    unidiff stops reading a hunk at its declared length and takes what follows for
+    header text, so extra changed lines would silently vanish from the review.
+    """
+    added = section.count("\n+") - 1  # minus the "+++" header line
+    removed = section.count("\n-") - 1 - section.count("\n-- \n")  # minus "---" and a mail signature
+    if added > pf.added or removed > pf.removed:
+        raise DiffError(
+            f"malformed diff: a hunk of {path} holds more changed lines than its '@@' header "
+            f"declares ({added} '+' / {removed} '-' lines, header says {pf.added} / {pf.removed})"
+        )
 
 
 def _status(pf: PatchedFile, old: str | None, new: str | None, info: list[str]) -> FileStatus:

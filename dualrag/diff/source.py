@@ -79,11 +79,14 @@ class GitRepo:
         tracked = self._git(*_GIT_DIFF, "HEAD" if has_head else "--cached", "--", limit=limit)
         parts = [tracked]
         size = len(tracked)
-        untracked = self._git("ls-files", "--others", "--exclude-standard", "-z").split(b"\0")
+        # From the root, like the tracked diff: paths stay repository-relative and untracked
+        # files outside a --repo subfolder are not lost.
+        root = ("-C", str(self.root))
+        untracked = self._git(*root, "ls-files", "--others", "--exclude-standard", "-z").split(b"\0")
         for name in filter(None, untracked):
             # --no-index exits 1 when the files differ, which for /dev/null they always do.
             part = self._git(
-                *_GIT_DIFF, "--no-index", "--", "/dev/null", name.decode("utf-8", "surrogateescape"),
+                *root, *_GIT_DIFF, "--no-index", "--", "/dev/null", name.decode("utf-8", "surrogateescape"),
                 limit=limit - size, ok_codes=(0, 1),
             )
             parts.append(part)
