@@ -14,10 +14,12 @@ import click
 from dualrag import __version__
 from dualrag.config import Settings, find_config_file, load_settings
 from dualrag.diff.ingest import max_diff_bytes
-from dualrag.diff.source import GitRepo, read_diff_file
+from dualrag.diff import ingest
+from dualrag.diff.source import INDEX, GitRepo, read_diff_file
 from dualrag.errors import UserError
-from dualrag.pipeline import run_review
+from dualrag.pipeline import Reader, run_chunking, run_review
 from dualrag.publish import render
+from dualrag.publish.render import render_chunks
 
 FORMATS = click.Choice(["text", "markdown", "json"])
 
@@ -57,8 +59,46 @@ def review(
     settings = _settings(config_file, git, format=fmt)
     diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
                         staged=staged, worktree=worktree)
-    result = run_review(diff, settings)
+    reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
+    result = run_review(diff, settings, read_file=reader)
     _emit(render(result, settings.format, color=output is None and sys.stdout.isatty()), output)
+
+
+@cli.command()
+@click.option("--diff-file", metavar="FILE", help="A unified diff to chunk ('-' reads standard input).")
+@click.option("--repo", metavar="DIR", help="A git repository to take the diff and the new files from.")
+@click.option("--base", metavar="REF", help="With --repo: chunk what HEAD (or --head) adds since REF.")
+@click.option("--head", metavar="REF", help="With --repo --base: the commit under review (default HEAD).")
+@click.option("--staged", is_flag=True, help="With --repo: chunk the staged changes.")
+@click.option("--worktree", is_flag=True, help="With --repo: chunk all uncommitted work, untracked files too.")
+@click.option("--budget", type=click.IntRange(min=1), metavar="N", help="Tokens per chunk (overrides the budget from the model window).")
+@click.option("--estimator", type=click.Choice(["fast", "exact", "formula"]), help="Token estimator (default: chunking.estimator).")
+@click.option("--format", "fmt", type=FORMATS, help="Output format (default: text, or 'format' in config).")
+@click.option("--output", "-o", metavar="FILE", help="Write to FILE instead of standard output.")
+@click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str | None, staged: bool,
+          worktree: bool, budget: int | None, estimator: str | None, fmt: str | None, output: str | None,
+          config_file: str | None, debug: bool) -> None:
+    """Show how a change is cut into token-budgeted chunks at method and element boundaries."""
+    git = GitRepo(repo) if repo else None
+    settings = _settings(config_file, git, format=fmt)
+    diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
+                        staged=staged, worktree=worktree)
+    reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
+    plan, note = run_chunking(ingest(diff, settings), settings, read_file=reader, budget=budget,
+                              estimator=estimator)
+    _emit(render_chunks(plan, settings.format, note=note), output)
+
+
+def _new_file_reader(settings: Settings, git: GitRepo | None, *, base: str | None, head: str | None,
+                     staged: bool, worktree: bool) -> Reader | None:
+    """New files come from the head commit, the index or the working tree, as the diff did."""
+    if git is None:
+        return None
+    ref = (head or "HEAD") if base else INDEX if staged else None
+    limit = settings.chunking.max_file_bytes
+    return lambda path: git.read_file(ref, path, limit)
 
 
 def _settings(config_file: str | None, git: GitRepo | None, **overrides) -> Settings:
@@ -122,3 +162,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"dualrag: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", err=True)
         sys.exit(1)
     sys.exit(code or 0)
+
+
+from dualrag.cli_models import models  # noqa: E402 - attached last, after the main group exists
+
+cli.add_command(models)

@@ -3,28 +3,55 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.config import Settings
-from dualrag.diff import ingest
-from dualrag.review.model import Decision, Review
+from dualrag.diff import ChangeSet, ingest
+from dualrag.review.detectors import run_detectors
+from dualrag.review.model import ChunkReport, Decision, Review
+from dualrag.rulebook import load_bundled_cached
+from dualrag.tokens import TokenizerUnavailable, get_estimator
 
 NOTHING_TO_REVIEW = "nothing to review"
+Reader = Callable[[str], "bytes | None"]
 
 
-def run_review(diff: bytes, settings: Settings) -> Review:
+def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = None,
+               budget: int | None = None) -> Review:
+    """`read_file(path) -> bytes | None` gives new files (from --repo); `budget` is --budget."""
     timings: dict[str, float] = {}
     with _timed(timings, "ingest"):
         changes = ingest(diff, settings)
     notes = []
+    with _timed(timings, "detect"):  # deterministic rule detectors on changed lines, no LLM
+        findings = run_detectors(changes, load_bundled_cached()) if changes.reviewable else []
+    with _timed(timings, "chunk"):
+        plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget)
+    if estimator_note:
+        notes.append(estimator_note)
     if not changes.files:
         notes.append(NOTHING_TO_REVIEW)
     elif not changes.reviewable:
         notes.append(f"{NOTHING_TO_REVIEW}: all {len(changes.files)} files were skipped")
     else:
-        notes.append("no reviewers ran yet: decision is no_verdict")
-    return Review.of_changes(changes, decision=Decision.NO_VERDICT, notes=notes, timings=timings)
+        notes.append(f"no reviewers ran yet: decision is no_verdict ({len(findings)} detector finding(s))")
+    chunks = [ChunkReport.of(c) for c in plan.chunks]
+    return Review.of_changes(changes, decision=Decision.NO_VERDICT, chunks=chunks, findings=findings, notes=notes, timings=timings)
+
+
+def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | None = None,
+                 budget: int | None = None, estimator: str | None = None) -> tuple[ChunkPlan, str | None]:
+    """Chunk a ChangeSet with the configured estimator; an `exact` estimator whose tokenizer is
+    not installed degrades to `fast` with a note rather than failing the review."""
+    cfg = settings.chunking
+    kind, note = estimator or cfg.estimator, None
+    try:
+        est = get_estimator(kind, model=cfg.model)
+    except (TokenizerUnavailable, ValueError, ImportError, OSError) as exc:
+        est, note = get_estimator("fast", model=cfg.model), f"token estimator '{kind}' unavailable ({exc}); used 'fast'"
+    return chunk_changes(changes, estimator=est, config=cfg, budget=budget, read_file=read_file), note
 
 
 @contextmanager

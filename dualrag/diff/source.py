@@ -11,7 +11,10 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
+from dualrag.diff.paths import unsafe_reason
 from dualrag.errors import DiffError, SourceError
+
+INDEX = ":"  # GitRepo.read_file ref for the staged version (the index)
 
 _GIT_DIFF = [
     "-c", "core.quotepath=on", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false",
@@ -92,6 +95,37 @@ class GitRepo:
             parts.append(part)
             size += len(part)
         return b"".join(parts)
+
+    def read_file(self, ref: str | None, path: str, limit: int | None = None) -> bytes | None:
+        """The bytes of repository-relative `path` at commit `ref`, in the index (ref ":"), or
+        in the working tree (ref None). None when the file is absent there, not a regular file,
+        or larger than `limit`; SourceError for a path that could leave the repository."""
+        reason = unsafe_reason(path)
+        if reason:
+            raise SourceError(f"refusing to read {path!r}: {reason}")
+        if ref is None:
+            target = self.root / path
+            try:
+                real = target.resolve(strict=True)
+            except (OSError, RuntimeError):
+                return None
+            # A symlink in the tree must not lead a reader out of the repository.
+            if not real.is_relative_to(self.root.resolve()) or not real.is_file():
+                return None
+            if limit is not None and real.stat().st_size > limit:
+                return None
+            return real.read_bytes()
+        if ref.startswith("-"):
+            raise SourceError(f"unknown git ref '{ref}' in {self.path}")
+        spec = f":{path}" if ref == INDEX else f"{ref}:{path}"
+        root = ("-C", str(self.root))
+        if not self._ok(*root, "cat-file", "-e", spec):
+            return None
+        if limit is not None:
+            size = int(self._git(*root, "cat-file", "-s", spec).strip() or 0)
+            if size > limit:
+                return None
+        return self._git(*root, "cat-file", "blob", spec)
 
     def _ok(self, *args: str) -> bool:
         return subprocess.run(

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import io
+import json
+from dataclasses import asdict
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from dualrag.review.model import FileReport, Review
+from dualrag.chunking.model import ChunkPlan
+from dualrag.review.model import ChunkReport, FileReport, Review
 
 
 def render(review: Review, fmt: str, *, color: bool = False, width: int = 160) -> str:
@@ -44,21 +48,24 @@ def text(review: Review, *, color: bool = False, width: int = 160) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=color, no_color=not color,
                       highlight=False, soft_wrap=False)
-    console.print(f"[bold]dualrag review[/bold] — {_headline(review)}")
+    console.print(f"[bold]dualrag review[/bold] — {escape(_headline(review))}")
     for reason in review.tier_reasons:
-        console.print(f"  tier: {reason}")
+        console.print(escape(f"  tier: {reason}"))
     if review.files:
         table = Table(show_edge=False, pad_edge=False, box=None)
         for column in ("file", "status", "language", "encoding", "change", "skipped"):
             table.add_column(column, overflow="fold")
         for f in review.files:
-            table.add_row(f.path, _status(f), f.language, f.encoding or "-", _change(f),
-                          f.skipped_reason or "")
+            cells = (f.path, _status(f), f.language, f.encoding or "-", _change(f), f.skipped_reason or "")
+            table.add_row(*(escape(cell) for cell in cells))  # paths may hold "[...]"
         console.print(table)
+    for line in _chunk_lines(review.chunks):
+        console.print(line, markup=False)
     for finding in review.findings:
-        console.print(f"{finding.path}:{finding.line} [{finding.severity}] {finding.title}")
+        rule = f" ({finding.rule_id})" if finding.rule_id else ""
+        console.print(escape(f"{finding.path}:{finding.line} [{finding.severity}] {finding.title}{rule}"))
     for note in review.notes:
-        console.print(f"note: {note}")
+        console.print(escape(f"note: {note}"))
     return buffer.getvalue()
 
 
@@ -76,8 +83,48 @@ def markdown(review: Review) -> str:
             f"{_cell(f.skipped_reason or '')} |"
             for f in review.files
         ]
+    if review.chunks:
+        out += ["", "### Chunks", ""] + [f"- {line}" for line in _chunk_lines(review.chunks)[1:]]
     if review.findings:
         out += ["", "### Findings", ""]
         out += [f"- `{x.path}:{x.line}` **{x.severity}** {x.title}: {x.message}" for x in review.findings]
     out += [""] + [f"> {note}" for note in review.notes]
+    return "\n".join(out) + "\n"
+
+
+def _chunk_lines(chunks: list[ChunkReport]) -> list[str]:
+    """A short summary: one line per chunk (files, members, tokens, and whether a member was cut)."""
+    if not chunks:
+        return []
+    out = [f"chunks: {len(chunks)}"]
+    for c in chunks:
+        split = " · split member" if c.split_member else ""
+        out.append(f"{c.id}: {len(c.files)} file(s), {len(c.members)} member(s), "
+                   f"~{c.estimated_tokens} tokens{split}")
+    return out
+
+
+def render_chunks(plan: ChunkPlan, fmt: str, *, note: str | None = None) -> str:
+    """Output of `dualrag chunk`: the budget and every chunk with its members' whole text."""
+    reports = [ChunkReport.of(c, with_text=True) for c in plan.chunks]
+    if fmt == "json":
+        doc = {
+            "budget": asdict(plan.budget), "limit": plan.limit, "estimator": plan.estimator,
+            "total_tokens": plan.total_tokens, "notes": [*plan.notes, *([note] if note else [])],
+            "chunks": [r.model_dump() for r in reports],
+        }
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    out = [f"review estimate {plan.total_tokens} tokens; limit {plan.limit} per chunk (chunk budget "
+           f"{plan.budget.chunk_tokens}, split above {plan.budget.start_above}, window {plan.budget.window}, "
+           f"estimator {plan.estimator}); {len(reports)} chunk(s)"]
+    out += [f"note: {n}" for n in (*plan.notes, *([note] if note else []))]
+    for r in reports:
+        head = f"{r.id}  ~{r.estimated_tokens} tokens" + ("  split member" if r.split_member else "")
+        out += ["", head if fmt == "text" else f"### {head}"]
+        for h in r.hunks:
+            out.append(f"  hunk {h.path}:{h.new_start}-{h.new_end}")
+        for m in r.members:
+            partial = " (partial text)" if m.partial else ""
+            out.append(f"  {m.kind} {m.name} lines {m.start_line}-{m.end_line}{partial}")
+        out += [f"  note: {n}" for n in r.notes]
     return "\n".join(out) + "\n"

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dualrag.chunking.model import Chunk
 from dualrag.diff.model import ChangeSet, FileDiff
 
 
@@ -44,6 +45,47 @@ class FileReport(_Model):
         )
 
 
+class ChunkMemberReport(_Model):
+    path: str
+    kind: str
+    name: str
+    signature: str
+    start_line: int
+    end_line: int
+    partial: bool = False
+    split: bool = False
+    text: str | None = None  # only in `dualrag chunk` output: the review JSON stays small
+
+
+class ChunkHunkReport(_Model):
+    path: str
+    new_start: int
+    new_end: int
+
+
+class ChunkReport(_Model):
+    id: str
+    files: list[str]
+    hunks: list[ChunkHunkReport] = Field(default_factory=list)
+    members: list[ChunkMemberReport] = Field(default_factory=list)
+    estimated_tokens: int
+    split_member: bool = False
+    notes: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, chunk: Chunk, *, with_text: bool = False) -> ChunkReport:
+        return cls(
+            id=chunk.id, files=list(chunk.files),
+            hunks=[ChunkHunkReport(path=h.path, new_start=h.new_range[0], new_end=h.new_range[1])
+                   for h in chunk.hunks],
+            members=[ChunkMemberReport(
+                path=m.path, kind=m.kind, name=m.name, signature=m.signature, start_line=m.start_line,
+                end_line=m.end_line, partial=m.partial, split=m.split, text=m.text if with_text else None,
+            ) for m in chunk.members],
+            estimated_tokens=chunk.estimated_tokens, split_member=chunk.split_member, notes=list(chunk.notes),
+        )
+
+
 class Finding(_Model):
     path: str
     line: int
@@ -72,7 +114,7 @@ class Review(_Model):
     risk_tier: str
     tier_reasons: list[str] = Field(default_factory=list)
     files: list[FileReport]
-    chunks: list[dict] = Field(default_factory=list)
+    chunks: list[ChunkReport] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     usage: Usage = Usage()

@@ -1,0 +1,30 @@
+"""Budgets from a model's context window: usable share, when to chunk, how big a chunk may be."""
+
+from __future__ import annotations
+
+from dualrag.chunking.model import Budget
+from dualrag.config import ChunkingConfig
+
+
+def window_for(config: ChunkingConfig, model: str | None) -> int:
+    """The configured window of `model` (provider prefixes like `openai/` ignored), else the default."""
+    if model:
+        name = model.strip().lower().rsplit("/", 1)[-1]
+        windows = {k.lower(): v for k, v in config.windows.items()}
+        if name in windows:
+            return windows[name]
+    return config.window_tokens
+
+
+def budget_for(config: ChunkingConfig, *, model: str | None = None, override: int | None = None) -> Budget:
+    """`override` (the CLI's --budget) fixes the chunk budget and makes it the chunking threshold
+    too: whoever names a budget wants no chunk above it."""
+    window = window_for(config, model or config.model)
+    usable = int(window * config.usable_fraction)
+    if override is not None:
+        if override <= 0:
+            raise ValueError("a chunk budget must be a positive number of tokens")
+        return Budget(window, usable, override, override, config.estimate_margin)
+    chunk = min(config.chunk_max_tokens, int(usable * (1 - config.context_reserve)))
+    start = max(chunk, min(config.start_above_tokens, usable))
+    return Budget(window, usable, start, chunk, config.estimate_margin)

@@ -1,0 +1,50 @@
+"""Grammar loading and bounded parsing. Parsers are built once per language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+from tree_sitter import Language, Node, Parser
+
+
+@lru_cache(maxsize=None)
+def parser(language: str) -> Parser:
+    if language == "java":
+        import tree_sitter_java
+
+        return Parser(Language(tree_sitter_java.language()))
+    if language == "xml":
+        import tree_sitter_xml
+
+        return Parser(Language(tree_sitter_xml.language_xml()))
+    raise ValueError(f"no grammar for {language!r}")
+
+
+def parse(language: str, text: str) -> Node:
+    return parser(language).parse(text.encode("utf-8", "replace")).root_node
+
+
+def walk(node: Node, descend) -> Iterator[Node]:
+    """Pre-order walk without recursion (minified or generated code nests deeply).
+
+    `descend(node)` says whether to visit a node's children.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if descend(current):
+            stack.extend(reversed(current.named_children))
+
+
+def line_of(node: Node) -> int:
+    return node.start_point.row + 1
+
+
+def end_line_of(node: Node) -> int:
+    return node.end_point.row + 1
+
+
+def text_of(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""

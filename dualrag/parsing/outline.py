@@ -1,0 +1,139 @@
+"""One entry point for later stages: outline(language, text) -> Outline. Never raises on bad code:
+syntax errors, oversized input and missing grammars become `Outline.error`."""
+
+from __future__ import annotations
+
+import re
+
+from dualrag.parsing.model import Member, Outline
+
+PARSEABLE = ("java", "xml")
+MAX_PARSE_CHARS = 4_000_000  # beyond this a file is reviewed by hunks; parse time and memory stay bounded
+_HINT_METHOD = re.compile(
+    r"(?:^|\s)(?P<name>[A-Za-z_$][\w$]*)\s*\((?P<params>[^()]*)\)\s*(?:throws\s+[\w.,\s]+)?\{?\s*$"
+)
+_HINT_TYPE = re.compile(r"\b(class|interface|enum|record)\s+(?P<name>[A-Za-z_$][\w$]*)")
+_NOT_METHODS = {"if", "for", "while", "switch", "catch", "synchronized", "return", "new", "try"}
+
+
+def outline(language: str, text: str, *, fallback_type: str = "") -> Outline:
+    """Members of a whole file. `fallback_type` (the file's stem) names code outside any type."""
+    if language not in PARSEABLE:
+        return Outline(error=f"no structure parser for {language}")
+    if len(text) > MAX_PARSE_CHARS:
+        return Outline(error=f"not parsed: {len(text):,} characters is above {MAX_PARSE_CHARS:,}")
+    try:
+        if language == "java":
+            from dualrag.parsing.java import java_members
+
+            members, _, root = java_members(text, fallback_type=fallback_type)
+        else:
+            from dualrag.parsing.xml import xml_members
+
+            members, root = xml_members(text)
+    except ImportError as exc:  # grammar wheel missing: degrade, do not fail the review
+        return Outline(error=f"grammar not installed: {exc.name}")
+    if root.has_error:
+        row = _first_error_row(root)
+        return Outline(error=f"syntax error near line {row}: structure not trusted")
+    return Outline(members=members)
+
+
+def outline_fragment(language: str, text: str, *, offset: int, hint: str, fallback_type: str = "",
+                     old_text: str | None = None) -> Outline:
+    """Members seen in one hunk's new-side text (context + added lines), shifted by `offset` lines.
+
+    Fragments start and end mid-declaration, so parse errors at their edges are expected. The
+    change broke the code when a member that opens and closes inside the fragment still holds an
+    error, or when the new side has more errors than the old side (`old_text`: context + removed
+    lines), whose edges are the same. The hunk header (`hint`) names the member the fragment
+    starts in.
+    """
+    if language not in PARSEABLE or len(text) > MAX_PARSE_CHARS:
+        return Outline(partial=True)
+    try:
+        if language == "java":
+            from dualrag.parsing.java import java_members
+
+            hint_type = _HINT_TYPE.search(hint or "")
+            owner = hint_type.group("name") if hint_type else fallback_type
+            members, broken, root = java_members(text, fallback_type=owner)
+        else:
+            from dualrag.parsing.xml import xml_members
+
+            members, root = xml_members(text)
+            broken = []
+    except ImportError as exc:
+        return Outline(error=f"grammar not installed: {exc.name}", partial=True)
+    last_row = text.count("\n")
+    closed_broken = [n for n in broken if n.start_point.row > 0 and _closed(n)]
+    if not closed_broken and old_text is not None and root.has_error:
+        from dualrag.parsing._ts import parse
+
+        old_root = parse(language, old_text)
+        if _error_count(root) > _error_count(old_root):
+            closed_broken = [root]
+            return Outline(error=f"syntax error near line {_first_error_row(root) + offset}: "
+                                 "structure not trusted", partial=True)
+    if closed_broken:
+        return Outline(error=f"syntax error near line {closed_broken[0].start_point.row + offset + 1}: "
+                             "structure not trusted", partial=True)
+    shifted = [_shift(m, offset) for m in members]
+    hinted = _hinted_member(language, hint, owner if language == "java" else "", offset, shifted,
+                            last_line=offset + last_row + 1)
+    if hinted is not None:
+        shifted.insert(0, hinted)
+    return Outline(members=tuple(shifted), partial=True)
+
+
+def _shift(m: Member, offset: int) -> Member:
+    return Member(kind=m.kind, name=m.name, signature=m.signature, start=m.start + offset,
+                  end=m.end + offset, cuts=tuple(c + offset for c in m.cuts), groups=m.groups)
+
+
+def _hinted_member(language: str, hint: str, owner: str, offset: int, members: list[Member],
+                   last_line: int) -> Member | None:
+    """The method a fragment starts inside, named by the hunk header, up to the first member
+    the fragment declares itself."""
+    if language != "java" or not hint:
+        return None
+    match = _HINT_METHOD.search(hint)
+    if not match or match.group("name") in _NOT_METHODS:
+        return None
+    first = offset + 1
+    declared = [m for m in members if m.groups and m.start >= first]
+    end = (declared[0].start - 1) if declared else last_line
+    if end < first:
+        return None
+    params = [p.strip().rsplit(" ", 1)[0].replace(" ", "") for p in match.group("params").split(",") if p.strip()]
+    name = f"{owner}.{match.group('name')}({','.join(params)})" if owner else f"{match.group('name')}({','.join(params)})"
+    return Member(kind="method", name=name, signature=" ".join(hint.split()).rstrip("{ ").strip(),
+                  start=first, end=end, cuts=())
+
+
+def _closed(node) -> bool:
+    """The declaration's own closing brace is in the text (not inserted by error recovery)."""
+    while node.child_count:
+        node = node.children[-1]
+    return node.type == "}" and not node.is_missing
+
+
+def _error_count(root, cap: int = 10_000) -> int:
+    """ERROR and MISSING nodes, visiting only subtrees that hold errors (bounded by `cap`)."""
+    count, stack = 0, [root]
+    while stack and count < cap:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def _first_error_row(root) -> int:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            return node.start_point.row + 1
+        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+    return root.start_point.row + 1

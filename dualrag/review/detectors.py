@@ -1,0 +1,156 @@
+"""Deterministic detectors: the `detect` of each rule, run on a ChangeSet's changed lines.
+
+- `regex`, `on: added` (default): the pattern is searched in every added line.
+- `regex`, `on: removed`: searched in every removed line; it fires only when no added line of
+  the same file matches the pattern too (an element that was edited, not dropped, is silent).
+  A removed line has no new line number: the finding sits on the new-file line that now takes
+  its place (the next new-side line of the hunk, else the previous one).
+- `tree-sitter`: the hunk's new side (context and added lines, in order) is parsed as a
+  fragment; every capture named `@violation` that starts on an added line is reported.
+
+Findings carry `source="detector"`; they are sorted by path and line, one per (path, line, rule).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import PurePosixPath
+
+from dualrag.diff.model import ChangeSet, DiffLine, FileDiff, Hunk
+from dualrag.review.model import Finding
+from dualrag.rulebook import compile_query, parse_fragment
+from dualrag.units import RuleUnit
+
+_EDI_LANGUAGES = {"edi-flow", "edi-dt", "edi-message"}
+
+
+def file_project_type(language: str) -> str:
+    if language in _EDI_LANGUAGES:
+        return "edi"
+    if language == "java":
+        return "java"
+    return "generic"
+
+
+def applies(rule: RuleUnit, language: str, change_project_type: str | None = None) -> bool:
+    """A rule's detector applies to a file when the language matches and the project type fits."""
+    det = rule.detect
+    if det is None:
+        return False
+    languages = det.languages or rule.languages
+    if languages and language not in languages:
+        return False
+    types = set(rule.project_types)
+    return not types or "generic" in types or file_project_type(language) in types or change_project_type in types
+
+
+def run_detectors(changes: ChangeSet, rules: Sequence[RuleUnit]) -> list[Finding]:
+    active = [r for r in rules if r.detect is not None]
+    found: list[Finding] = []
+    for f in changes.reviewable:
+        if f.binary:
+            continue
+        selected = [r for r in active if applies(r, f.language, str(changes.project_type))]
+        if selected:
+            found.extend(detect_file(f, selected))
+    return _finish(found)
+
+
+def detect_file(f: FileDiff, rules: Sequence[RuleUnit]) -> list[Finding]:
+    return detect_hunks(f.path, f.language, f.hunks, rules)
+
+
+def detect_hunks(path: str, language: str, hunks: Sequence[Hunk], rules: Sequence[RuleUnit]) -> list[Finding]:
+    """The detectors of `rules` on one file's hunks (no language filtering here)."""
+    out: list[Finding] = []
+    added = [line for h in hunks for line in h.lines if line.kind == "+"]
+    for rule in rules:
+        det = rule.detect
+        if det is None:
+            continue
+        if det.kind == "regex":
+            rx = _regex(det.pattern)
+            if det.on == "removed":
+                if any(rx.search(line.text) for line in added):
+                    continue
+                for hunk in hunks:
+                    for i, line in enumerate(hunk.lines):
+                        if line.kind == "-" and rx.search(line.text):
+                            out.append(_finding(rule, path, _anchor(hunk.lines, i),
+                                                note=f"removed line {line.old_no} of the old file"))
+            else:
+                out += [_finding(rule, path, line.new_no) for line in added if rx.search(line.text)]
+        else:
+            for hunk in hunks:
+                out += [_finding(rule, path, n) for n in _tree_sitter_lines(language, det.pattern, hunk.lines)]
+    return out
+
+
+def _tree_sitter_lines(language: str, pattern: str, lines: Iterable[DiffLine]) -> list[int]:
+    new_side = [line for line in lines if line.kind != "-"]
+    if not any(line.kind == "+" for line in new_side):
+        return []
+    from tree_sitter import QueryCursor
+
+    root = parse_fragment(language, "\n".join(line.text for line in new_side))
+    query = compile_query(language, pattern)
+    hits = []
+    for node in QueryCursor(query).captures(root).get("violation", []):
+        row = node.start_point.row
+        if row < len(new_side) and new_side[row].kind == "+" and new_side[row].new_no is not None:
+            hits.append(new_side[row].new_no)
+    return hits
+
+
+def _anchor(lines: Sequence[DiffLine], index: int) -> int:
+    """The new-file line where a removed line used to be."""
+    for line in lines[index + 1 :]:
+        if line.new_no is not None:
+            return line.new_no
+    for line in reversed(lines[:index]):
+        if line.new_no is not None:
+            return line.new_no
+    return 1
+
+
+@lru_cache(maxsize=512)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = None) -> Finding:
+    det = rule.detect
+    message = (det.message if det and det.message else _first_paragraph(rule.text))
+    if note:
+        message = f"{message} ({note})"
+    return Finding(
+        path=path, line=line or 1, severity=rule.severity.value, category=_category(rule),
+        rule_id=rule.rule_id, title=rule.title, message=message,
+        suggestion=_suggestion(rule), source="detector",
+    )
+
+
+def _category(rule: RuleUnit) -> str:
+    return PurePosixPath(rule.source.file).stem or "rule"
+
+
+def _first_paragraph(text: str, limit: int = 400) -> str:
+    para = next((p.strip() for p in text.split("\n\n") if p.strip() and not p.lstrip().startswith("#")), text)
+    para = " ".join(para.split())
+    return para if len(para) <= limit else para[: limit - 1].rstrip() + "…"
+
+
+def _suggestion(rule: RuleUnit, max_lines: int = 12) -> str | None:
+    if not rule.good_examples:
+        return None
+    example = rule.good_examples[0]
+    return example if example.count("\n") < max_lines else None
+
+
+def _finish(found: list[Finding]) -> list[Finding]:
+    unique: dict[tuple[str, int, str | None], Finding] = {}
+    for f in found:
+        unique.setdefault((f.path, f.line, f.rule_id), f)
+    return sorted(unique.values(), key=lambda f: (f.path, f.line, f.rule_id or ""))

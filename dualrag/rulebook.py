@@ -1,0 +1,302 @@
+"""Rule-set Markdown files (the rules we ship, `knowledge/`) -> RuleUnits.
+
+One file holds several rules. Each rule opens with a YAML front-matter block between two
+`---` lines, followed by its Markdown body; `### Bad` and `### Good` sections hold the
+examples as fenced code blocks. Text before the first block is the rule set's preamble; its
+first `# heading` names the set. The format is documented in `knowledge/README.md`.
+
+    from dualrag.rulebook import load_bundled
+    rules = load_bundled()          # every rule under knowledge/, ids unique
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from dualrag.errors import UserError
+from dualrag.units import Detector, RuleLevel, RuleSource, RuleUnit, Severity
+
+BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "knowledge"
+
+REQUIRED_KEYS = ("id", "title", "level", "severity", "project_types", "languages")
+OPTIONAL_KEYS = ("domains", "tags", "detect")
+DETECT_KEYS = {"kind", "pattern", "languages", "message", "on"}
+PROJECT_TYPES = {"java", "edi", "generic"}
+TREE_SITTER_LANGUAGES = {"java"}
+_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
+_FENCE = re.compile(r"^\s*(```+|~~~+)")
+_EXAMPLE_HEADING = re.compile(r"^###\s+(bad|good)\b", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s")
+
+
+class RuleBookError(UserError):
+    """A rule-set file is malformed; the message names the file, the line and the rule id."""
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML 1.2 booleans only: `on`, `off`, `yes`, `no` (and the country code NO) stay strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+def load_bundled(root: Path | str | None = None, *, kb: str = "bundled") -> list[RuleUnit]:
+    """Every rule under `root` (default: the repository's `knowledge/`), README files excepted."""
+    base = Path(root) if root is not None else BUNDLED_ROOT
+    if not base.is_dir():
+        raise RuleBookError(f"{base}: rule folder not found")
+    rules: list[RuleUnit] = []
+    seen: dict[str, str] = {}
+    for path in sorted(base.rglob("*.md")):
+        if path.name.lower() == "readme.md":
+            continue
+        rel = path.relative_to(base).as_posix()
+        for rule in load_rule_file(path, kb=kb, relative_to=base):
+            if rule.rule_id in seen:
+                raise RuleBookError(f"{rel}: rule {rule.rule_id}: duplicate id, already defined in {seen[rule.rule_id]}")
+            seen[rule.rule_id] = rel
+            rules.append(rule)
+    return rules
+
+
+@lru_cache(maxsize=4)
+def load_bundled_cached(root: str | None = None) -> tuple[RuleUnit, ...]:
+    """`load_bundled` once per process (the review pipeline calls it on every run)."""
+    return tuple(load_bundled(root))
+
+
+def load_rule_file(path: Path | str, kb: str = "bundled", *, relative_to: Path | None = None) -> list[RuleUnit]:
+    path = Path(path)
+    base = relative_to if relative_to is not None else _guess_root(path)
+    try:
+        name = path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        name = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleBookError(f"{path}: cannot read rule file ({exc})") from exc
+    blocks, preamble = _split(text, name)
+    set_name = next((ln.lstrip("#").strip() for ln in preamble if ln.startswith("# ")), path.stem)
+    section = [p for p in (Path(name).parent.as_posix(), set_name) if p and p != "."]
+    rules: list[RuleUnit] = []
+    seen: dict[str, int] = {}
+    for start, meta_text, body in blocks:
+        rule = _build(name, start, meta_text, body, kb=kb, section=section)
+        if rule.rule_id in seen:
+            raise RuleBookError(f"{name}:{start}: rule {rule.rule_id}: duplicate id (first at line {seen[rule.rule_id]})")
+        seen[rule.rule_id] = start
+        rules.append(rule)
+    if not rules:
+        raise RuleBookError(f"{name}: no rules found (each rule starts with a '---' front-matter block)")
+    return rules
+
+
+@lru_cache(maxsize=None)
+def _grammar(language: str):
+    if language != "java":
+        raise ValueError(f"no tree-sitter grammar for {language!r}")
+    import tree_sitter_java
+    from tree_sitter import Language
+
+    return Language(tree_sitter_java.language())
+
+
+@lru_cache(maxsize=256)
+def compile_query(language: str, pattern: str):
+    """A tree-sitter Query for a detector; grammars load on first use."""
+    from tree_sitter import Query
+
+    return Query(_grammar(language), pattern)
+
+
+def parse_fragment(language: str, text: str):
+    """The root node of `text` (a diff fragment: tree-sitter recovers from the missing parts)."""
+    from tree_sitter import Parser
+
+    return Parser(_grammar(language)).parse(text.encode("utf-8", "replace")).root_node
+
+
+def _guess_root(path: Path) -> Path:
+    """The nearest ancestor called `knowledge`, else the file's folder."""
+    for parent in path.resolve().parents:
+        if parent.name == "knowledge":
+            return parent
+    return path.resolve().parent
+
+
+def _split(text: str, name: str) -> tuple[list[tuple[int, str, list[str]]], list[str]]:
+    """(front-matter start line, YAML text, body lines) per rule, and the preamble lines."""
+    lines = text.splitlines()
+    preamble: list[str] = []
+    blocks: list[tuple[int, str, list[str]]] = []
+    i, fence = 0, None
+    current_body: list[str] | None = None
+    while i < len(lines):
+        line = lines[i]
+        m = _FENCE.match(line)
+        if fence is None and line.strip() == "---":
+            start = i + 1
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != "---":
+                j += 1
+            if j >= len(lines):
+                raise RuleBookError(f"{name}:{start}: front matter is not closed by a '---' line")
+            current_body = []
+            blocks.append((start, "\n".join(lines[i + 1 : j]), current_body))
+            i = j + 1
+            continue
+        if m:
+            marker = m.group(1)
+            if fence is None:
+                fence = marker
+            elif line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
+                fence = None
+        (current_body if current_body is not None else preamble).append(line)
+        i += 1
+    if fence is not None:
+        raise RuleBookError(f"{name}: a code block is not closed")
+    return blocks, preamble
+
+
+def _build(name: str, start: int, meta_text: str, body: list[str], *, kb: str, section: list[str]) -> RuleUnit:
+    where = f"{name}:{start}"
+    try:
+        meta = yaml.load(meta_text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = start + 1 + mark.line if mark is not None else start
+        raise RuleBookError(f"{name}:{line}: invalid YAML front matter ({getattr(exc, 'problem', exc)})") from exc
+    if not isinstance(meta, dict):
+        raise RuleBookError(f"{where}: front matter must be a mapping of keys to values")
+    rid = meta.get("id")
+    if not isinstance(rid, str) or not _ID.match(rid):
+        raise RuleBookError(f"{where}: missing or malformed 'id' (expected e.g. JAVA-NULL-003), got {rid!r}")
+    where = f"{where}: rule {rid}"
+    unknown = sorted(str(k) for k in meta if k not in REQUIRED_KEYS and k not in OPTIONAL_KEYS)
+    if unknown:
+        raise RuleBookError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    missing = [k for k in REQUIRED_KEYS if k not in meta]
+    if missing:
+        raise RuleBookError(f"{where}: missing key(s) {', '.join(missing)}")
+    title = meta["title"]
+    if not isinstance(title, str) or not title.strip():
+        raise RuleBookError(f"{where}: 'title' must be a non-empty string")
+    level = _enum(RuleLevel, meta["level"], "level", where)
+    severity = _enum(Severity, meta["severity"], "severity", where)
+    lists = {k: _str_list(meta.get(k, []), k, where) for k in ("project_types", "languages", "domains", "tags")}
+    bad_types = sorted(set(lists["project_types"]) - PROJECT_TYPES)
+    if bad_types:
+        raise RuleBookError(f"{where}: project_types {bad_types} not in {sorted(PROJECT_TYPES)}")
+    text, bad, good = _body(body, where)
+    detect = _detector(meta.get("detect"), lists["languages"], where) if "detect" in meta else None
+    return RuleUnit(
+        rule_id=rid, title=title.strip(), text=text, level=level, severity=severity, section=section,
+        project_types=lists["project_types"], languages=lists["languages"], domains=lists["domains"],
+        tags=lists["tags"], bad_examples=bad, good_examples=good,
+        source=RuleSource(kb=kb, file=name, anchor=rid), detect=detect,
+    )
+
+
+def _enum(enum, value: Any, key: str, where: str):
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = "|".join(e.value for e in enum)
+        raise RuleBookError(f"{where}: bad {key} {value!r} (expected {allowed})") from None
+
+
+def _str_list(value: Any, key: str, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise RuleBookError(f"{where}: '{key}' must be a list of strings")
+    return list(value)
+
+
+def _body(lines: list[str], where: str) -> tuple[str, list[str], list[str]]:
+    """Prose (everything but the Bad/Good sections) and the fenced examples of those sections."""
+    prose: list[str] = []
+    examples: dict[str, list[str]] = {"bad": [], "good": []}
+    mode: str | None = None  # None = prose, "bad" / "good" = inside an example section
+    fence: str | None = None
+    block: list[str] = []
+    for line in lines:
+        if fence is None:
+            heading = _EXAMPLE_HEADING.match(line)
+            if heading:
+                mode = heading.group(1).lower()
+                continue
+            if mode and _HEADING.match(line):
+                mode = None  # another heading ends the example section
+        m = _FENCE.match(line)
+        if mode is None:
+            prose.append(line)
+            if m:
+                fence = None if fence else m.group(1)
+            continue
+        if fence is None:
+            if m:
+                fence, block = m.group(1), [line.strip()]
+            elif line.strip():
+                raise RuleBookError(f"{where}: text outside a code block in the '### {mode.title()}' section "
+                                    f"(put explanations in code comments): {line.strip()[:60]!r}")
+            continue
+        block.append(line)
+        if m and not line.strip().strip(fence[0]):
+            examples[mode].append("\n".join(block))
+            fence, block = None, []
+    text = "\n".join(prose).strip()
+    if not text:
+        raise RuleBookError(f"{where}: the rule has no text")
+    return text, examples["bad"], examples["good"]
+
+
+def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
+    if not isinstance(raw, dict):
+        raise RuleBookError(f"{where}: 'detect' must be a mapping (kind, pattern, languages, message, on)")
+    unknown = sorted(str(k) for k in raw if k not in DETECT_KEYS)
+    if unknown:
+        raise RuleBookError(f"{where}: unknown detect key(s) {', '.join(unknown)}")
+    kind, pattern = raw.get("kind"), raw.get("pattern")
+    if kind not in ("regex", "tree-sitter"):
+        raise RuleBookError(f"{where}: detect.kind must be regex or tree-sitter, got {kind!r}")
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise RuleBookError(f"{where}: detect.pattern must be a non-empty string")
+    languages = _str_list(raw.get("languages", rule_languages), "detect.languages", where)
+    if not languages:
+        raise RuleBookError(f"{where}: a detector needs languages (detect.languages or the rule's languages)")
+    on = raw.get("on", "added")
+    if on not in ("added", "removed"):
+        raise RuleBookError(f"{where}: detect.on must be added or removed, got {on!r}")
+    if kind == "regex":
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise RuleBookError(f"{where}: invalid detect regex ({exc})") from None
+    else:
+        if on != "added":
+            raise RuleBookError(f"{where}: tree-sitter detectors run on added lines only")
+        unsupported = sorted(set(languages) - TREE_SITTER_LANGUAGES)
+        if unsupported:
+            raise RuleBookError(f"{where}: no tree-sitter grammar for {unsupported}")
+        for language in languages:
+            try:
+                query = compile_query(language, pattern)
+            except Exception as exc:  # tree_sitter raises QueryError / NameError variants by version
+                raise RuleBookError(f"{where}: invalid tree-sitter query ({exc})") from None
+            if "violation" not in {query.capture_name(i) for i in range(query.capture_count)}:
+                raise RuleBookError(f"{where}: the tree-sitter query has no @violation capture")
+    message = raw.get("message")
+    if message is not None and not isinstance(message, str):
+        raise RuleBookError(f"{where}: detect.message must be a string")
+    return Detector(kind=kind, pattern=pattern, languages=languages, message=message, on=on)

@@ -1,0 +1,130 @@
+"""Detectors fire on their rule's Bad examples, stay silent on the Good ones, and report only
+changed lines with new-file line numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dualrag.config import Settings
+from dualrag.diff import ingest
+from dualrag.diff.model import DiffLine, Hunk
+from dualrag.review.detectors import detect_hunks, run_detectors
+from dualrag.rulebook import load_bundled
+
+RULES = load_bundled()
+DETECTED = [r for r in RULES if r.detect is not None]
+BY_ID = {r.rule_id: r for r in RULES}
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "partner-order-mr" / "change.diff"
+
+
+def _hunk(example: str) -> Hunk:
+    """A fenced example as a hunk: a ```diff block keeps its prefixes, any other block is all added."""
+    lines = example.splitlines()
+    is_diff = lines[0].strip().lstrip("`~").strip() == "diff"
+    body = lines[1:-1]
+    out, old, new = [], 10, 10
+    for text in body:
+        kind, code = (text[:1] or " ", text[1:]) if is_diff else ("+", text)
+        kind = kind if kind in "+-" else " "
+        out.append(DiffLine(kind, old if kind != "+" else None, new if kind != "-" else None, code))
+        old += kind != "+"
+        new += kind != "-"
+    return Hunk(10, old - 10, 10, new - 10, "", tuple(out))
+
+
+def _run(rule, example):
+    language = rule.detect.languages[0]
+    return detect_hunks(f"x.{language}", language, [_hunk(example)], [rule])
+
+
+@pytest.mark.parametrize("rule", DETECTED, ids=[r.rule_id for r in DETECTED])
+def test_detector_fires_on_bad_and_is_silent_on_good(rule):
+    for example in rule.bad_examples:
+        assert _run(rule, example), f"{rule.rule_id} misses its Bad example:\n{example}"
+    for example in rule.good_examples:
+        assert not _run(rule, example), f"{rule.rule_id} fires on its Good example:\n{example}"
+
+
+@pytest.fixture(scope="module")
+def demo_findings():
+    changes = ingest(EXAMPLE.read_bytes(), Settings())
+    return run_detectors(changes, RULES)
+
+
+def test_demo_merge_request_findings(demo_findings):
+    got = {(f.path.rsplit("/", 1)[1], f.line, f.rule_id) for f in demo_findings}
+    assert got == {
+        ("globex-850-to-order.dt", 9, "EDI-CODE-001"),
+        ("orders-in.flow", 10, "EDI-ACK-001"),
+        ("PartnerOrderService.java", 25, "JAVA-PART-001"),
+        ("PartnerOrderService.java", 35, "JAVA-MONEY-001"),
+    }
+    keys = [(f.path, f.line) for f in demo_findings]
+    assert keys == sorted(keys)
+
+
+def test_finding_fields(demo_findings):
+    finding = next(f for f in demo_findings if f.rule_id == "JAVA-MONEY-001")
+    rule = BY_ID["JAVA-MONEY-001"]
+    assert finding.source == "detector"
+    assert finding.severity == rule.severity.value == "critical"
+    assert finding.title == rule.title
+    assert finding.message == rule.detect.message
+    assert finding.category == "money"
+    ack = next(f for f in demo_findings if f.rule_id == "EDI-ACK-001")
+    assert "removed line 10 of the old file" in ack.message
+
+
+def test_skipped_files_are_not_scanned(demo_findings):
+    assert not any("generated" in f.path or f.path.endswith(".json") for f in demo_findings)
+
+
+def _diff(path: str, old: str, new: str) -> bytes:
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{path}", f"b/{path}")
+    return f"diff --git a/{path} b/{path}\n{''.join(lines)}".encode()
+
+
+def test_only_changed_lines_with_new_line_numbers():
+    old = "class A {\n  void f() {\n    e.printStackTrace();\n  }\n" + "  int x;\n" * 5 + "}\n"
+    new = old.replace("  int x;\n", "  int x;\n  void g() { y.printStackTrace(); }\n", 1)
+    changes = ingest(_diff("src/A.java", old, new), Settings())
+    findings = run_detectors(changes, RULES)
+    assert [(f.path, f.line, f.rule_id) for f in findings] == [("src/A.java", 6, "JAVA-EXC-002")]
+
+
+def test_tree_sitter_ignores_context_lines():
+    old = "void f() {\n  if (a)\n    b();\n  int z = 1;\n}\n"
+    new = old.replace("int z = 1;", "int z = 2;")
+    changes = ingest(_diff("src/B.java", old, new), Settings())
+    assert run_detectors(changes, RULES) == []
+    added = new.replace("int z = 2;", "if (c)\n    d();")
+    changes = ingest(_diff("src/B.java", old, added), Settings())
+    assert [(f.line, f.rule_id) for f in run_detectors(changes, RULES)] == [(5, "JAVA-STYLE-001")]
+
+
+def test_removed_then_readded_element_is_silent():
+    old = "<flow>\n  <acknowledgement type=\"997\" mode=\"always\"/>\n</flow>\n"
+    new = old.replace("always", "onError")
+    changes = ingest(_diff("p/in.flow", old, new), Settings())
+    assert not [f for f in run_detectors(changes, RULES) if f.rule_id == "EDI-ACK-001"]
+
+
+def test_rules_are_filtered_by_language():
+    text = "request.setAddressCode(String.valueOf(address.getCode()));\n"
+    changes = ingest(_diff("notes/readme.md", "", text), Settings())
+    assert run_detectors(changes, RULES) == []
+    changes = ingest(_diff("src/C.java", "", text), Settings())
+    assert [f.rule_id for f in run_detectors(changes, RULES)] == ["JAVA-PART-001"]
+
+
+def test_review_pipeline_lists_findings_without_verdict():
+    from dualrag.pipeline import run_review
+
+    review = run_review(EXAMPLE.read_bytes(), Settings())
+    assert review.decision == "no_verdict"
+    assert {f.rule_id for f in review.findings} >= {"EDI-CODE-001", "EDI-ACK-001", "JAVA-PART-001", "JAVA-MONEY-001"}
+    assert "detect" in review.timings
