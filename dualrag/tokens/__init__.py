@@ -81,6 +81,16 @@ def encoding_for_model(model: str | None) -> str:
     )
 
 
+def _sampling_reference(encoding: str) -> TokenEstimator | None:
+    """The exact tokenizer `fast` samples small texts with, or None (pure bigram) without one."""
+    from .exact import TiktokenEstimator
+
+    try:
+        return TiktokenEstimator(encoding)
+    except (TokenizerUnavailable, ImportError, OSError):
+        return None
+
+
 def _is_hf_tokenizer(path: str) -> bool:
     p = Path(path).expanduser()
     return p.suffix == ".json" or (p.is_dir() and (p / "tokenizer.json").is_file())
@@ -105,7 +115,7 @@ def get_estimator(
             family = encoding_for_model(model).removesuffix("_base")
         except (TokenizerUnavailable, ValueError):
             family = "o200k"
-        return FastEstimator(family)
+        return FastEstimator(family, reference=_sampling_reference(f"{family}_base"))
     if kind == "exact":
         from .exact import (
             HFTokenizerEstimator,
