@@ -1,0 +1,98 @@
+"""`dualrag models`: the model manifest, folder checks, export and quantisation of rerankers."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from dualrag.errors import UserError
+
+
+@click.group()
+def models() -> None:
+    """Local models: list the manifest, verify a folder, export or quantise a reranker."""
+
+
+@models.command("list")
+@click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: models/manifest.toml).")
+@click.option("--kind", type=click.Choice(["reranker", "embedder"]), help="Only this kind of model.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--debug", is_flag=True, hidden=True)
+def list_models(manifest_file: str | None, kind: str | None, fmt: str, debug: bool) -> None:
+    """The models dualrag supports, where to get them and under which licence."""
+    from dualrag.rerank.manifest import load_manifest
+
+    entries = [e for e in load_manifest(manifest_file) if kind is None or e.kind == kind]
+    if fmt == "json":
+        click.echo(json.dumps([e.model_dump() for e in entries], indent=2, ensure_ascii=False))
+        return
+    rows = [("NAME", "KIND", "SOURCE", "LICENCE", "MAX LEN", "INPUTS")]
+    rows += [(e.name, e.kind, e.source, e.licence, str(e.max_length), ",".join(
+        "tt" if i == "token_type_ids" else i.replace("input_ids", "ids").replace("attention_mask", "mask")
+        for i in e.inputs)) for e in entries]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    click.echo("\nNothing is downloaded: fetch `source` yourself, then `dualrag models export-reranker`.")
+
+
+@models.command()
+@click.argument("folder", metavar="DIR")
+@click.option("--name", metavar="NAME", help="Manifest entry to check against (default: the folder's name).")
+@click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: models/manifest.toml).")
+@click.option("--hash", "hash_all", is_flag=True, help="Print the sha256 of every file in the folder.")
+@click.option("--debug", is_flag=True, hidden=True)
+def verify(folder: str, name: str | None, manifest_file: str | None, hash_all: bool, debug: bool) -> None:
+    """Check a model folder: files, ONNX and tokenizer load, inputs/outputs, a test run, sha256."""
+    from dualrag.rerank.manifest import load_manifest, verify_folder
+
+    report = verify_folder(folder, load_manifest(manifest_file), name=name, hash_all=hash_all)
+    entry = f" as {report.entry.name} ({report.entry.kind})" if report.entry else " (not in the manifest)"
+    click.echo(f"{folder}{entry}")
+    for check in report.checks:
+        click.echo(f"  {'ok  ' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
+    for file_name, digest in sorted(report.digests.items()):
+        click.echo(f"  sha256  {digest}  {file_name}")
+    failed = [c.name for c in report.checks if not c.ok]
+    if failed:
+        raise UserError(f"model folder {folder} failed {len(failed)} check(s): {', '.join(failed)}")
+
+
+@models.command("export-reranker")
+@click.option("--from", "hf_dir", required=True, metavar="HF_DIR", help="A local Hugging Face checkpoint folder.")
+@click.option("--to", "out_dir", required=True, metavar="DIR", help="The ONNX folder to write.")
+@click.option("--int8", is_flag=True, help="Also write model_int8.onnx (dynamic int8 quantisation).")
+@click.option("--opset", type=click.IntRange(14, 21), default=17, show_default=True)
+@click.option("--debug", is_flag=True, hidden=True)
+def export_reranker(hf_dir: str, out_dir: str, int8: bool, opset: int, debug: bool) -> None:
+    """Export a cross-encoder checkpoint to model.onnx + tokenizer.json (needs 'dualrag[export]')."""
+    from dualrag.rerank.export import export_reranker as run
+
+    result = run(hf_dir, out_dir, int8=int8, opset=opset)
+    click.echo(f"wrote {result.folder / 'model.onnx'} (inputs {', '.join(result.inputs)}; "
+               f"{result.n_logits} logit(s); max |onnx - torch| = {result.max_abs_diff:.2e})")
+    if result.int8_file:
+        click.echo(f"wrote {result.int8_file} (use it with rerank.int8 = true)")
+
+
+@models.command()
+@click.argument("folder", metavar="DIR")
+@click.option("--to", "out_dir", metavar="DIR", help="Write model_int8.onnx and the tokenizer files here (default: DIR).")
+@click.option("--per-channel", is_flag=True, help="Per-channel weight scales (slower to run, sometimes more accurate).")
+@click.option("--debug", is_flag=True, hidden=True)
+def quantize(folder: str, out_dir: str | None, per_channel: bool, debug: bool) -> None:
+    """Write model_int8.onnx next to model.onnx and report how well its ranking agrees with fp32."""
+    from dualrag.rerank import OnnxCrossEncoder, quantize as run, top_k_overlap
+
+    written = run(folder, out_dir, per_channel=per_channel)
+    fp32 = OnnxCrossEncoder(folder)
+    int8 = OnnxCrossEncoder(written.parent, int8=True)
+    query = "check the return value for null before using it"
+    texts = [f"rule {i}: " + " ".join(_PROBE[(i * 7 + j) % len(_PROBE)] for j in range(12 + i % 9)) for i in range(40)]
+    overlap = top_k_overlap(fp32.score(query, texts), int8.score(query, texts), 10)
+    click.echo(f"wrote {written}; top-10 agreement with fp32 on a probe set: {overlap:.2f}")
+
+
+_PROBE = ("null value return check exception log database transaction commit password token file stream close "
+          "thread lock order invoice customer amount currency segment method field constant naming").split()
