@@ -10,17 +10,22 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import (
+    NoDecode,
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
 
+from dualrag.embedding.config import EmbeddingConfig
 from dualrag.errors import ConfigError
+from dualrag.llm.config import LLMConfig
+from dualrag.rerank.config import RerankConfig
+from dualrag.store.config import StoreConfig
 
 CONFIG_FILE_NAME = ".dualrag.toml"
 ENV_PREFIX = "DUALRAG_"
@@ -98,6 +103,11 @@ class Settings(BaseSettings):
     tier: TierConfig = TierConfig()
     limits: LimitsConfig = LimitsConfig()
     chunking: ChunkingConfig = ChunkingConfig()
+    embedding: EmbeddingConfig = EmbeddingConfig()
+    qdrant: StoreConfig = StoreConfig()
+    rerank: RerankConfig = RerankConfig()
+    # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
+    llm: Annotated[LLMConfig, NoDecode] = LLMConfig()
 
 
 def find_config_file(root: Path | None) -> Path | None:

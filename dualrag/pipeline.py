@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet, ingest
+from dualrag.edi import merge_findings, validate_changes
 from dualrag.review.detectors import run_detectors
 from dualrag.review.model import ChunkReport, Decision, Review
 from dualrag.rulebook import load_bundled_cached
@@ -27,6 +28,10 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     notes = []
     with _timed(timings, "detect"):  # deterministic rule detectors on changed lines, no LLM
         findings = run_detectors(changes, load_bundled_cached()) if changes.reviewable else []
+    with _timed(timings, "validate"):  # EDI .flow/.dt validators (dualrag/edi), findings on changed lines
+        edi_findings, edi_notes = validate_changes(changes, load_bundled_cached(), read_file=read_file)
+        findings = merge_findings(findings, edi_findings) if edi_findings else findings
+    notes.extend(edi_notes)
     with _timed(timings, "chunk"):
         plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget)
     if estimator_note:

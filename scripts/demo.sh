@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev
-exec .venv/bin/dualrag review --diff-file examples/partner-order-mr/change.diff "$@"
+.venv/bin/dualrag review --diff-file examples/partner-order-mr/change.diff "$@"
+echo; echo "== EDI project merge request (examples/edi-project/change.diff) =="
+exec .venv/bin/dualrag review --diff-file examples/edi-project/change.diff "$@"

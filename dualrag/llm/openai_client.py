@@ -1,0 +1,125 @@
+"""OpenAI-compatible chat completions through the official `openai` SDK.
+
+Works with any base URL that speaks `POST /v1/chat/completions` (OpenAI, vLLM, Ollama,
+llama.cpp server, DeepSeek, Qwen/DashScope, gateways). Endpoint and key: `[llm.openai]`, else
+`OPENAI_BASE_URL` / `OPENAI_API_KEY` as the SDK reads them. The SDK's retries are off.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from dualrag.errors import ConfigError
+from dualrag.llm.base import ProviderClient
+from dualrag.llm.config import LLMConfig, ModelSpec
+from dualrag.llm.errors import ErrorKind, ProviderError, classify_status, make_error, parse_retry_after
+from dualrag.llm.structured import schema_instructions, schema_json, schema_name
+from dualrag.llm.types import FinishReason, LLMRequest, LLMResponse, Usage
+
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "content_filter": "content_filter",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+}
+
+
+def make_openai_sdk(config: LLMConfig) -> Any:
+    """An `openai.OpenAI` client for the configured endpoint, SDK retries off."""
+    import openai
+
+    endpoint = config.openai
+    base_url = endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    api_key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else os.environ.get("OPENAI_API_KEY")
+    if not api_key:
+        if base_url is None:
+            where = endpoint.api_key_env or "OPENAI_API_KEY"
+            raise ConfigError(f"no API key for openai: set {where} (or llm.openai.base_url for a local server)")
+        api_key = "not-needed"  # local servers (Ollama, vLLM, llama.cpp) take any key
+    return openai.OpenAI(
+        api_key=api_key,
+        base_url=base_url,
+        max_retries=0,
+        timeout=config.resilience.request_timeout_s,
+        default_headers=endpoint.headers or None,
+    )
+
+
+class OpenAIClient(ProviderClient):
+    def __init__(self, spec: ModelSpec, config: LLMConfig, *, sdk: Any | None = None) -> None:
+        super().__init__(spec, config)
+        self.sdk = sdk if sdk is not None else make_openai_sdk(config)
+
+    def build_params(self, request: LLMRequest) -> dict[str, Any]:
+        cap = self.capability
+        system = list(request.prefix)
+        params: dict[str, Any] = {"model": self.spec.model}
+        if request.schema is not None:
+            if cap.json_schema:
+                params["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": schema_name(request.schema),
+                        "schema": schema_json(request.schema),
+                        "strict": self.config.strict_schema,
+                    },
+                }
+            else:
+                system.append(schema_instructions(request.schema))
+                params["response_format"] = {"type": "json_object"}
+        messages: list[dict[str, str]] = []
+        if system:
+            messages.append({"role": "system", "content": "\n\n".join(system)})
+        messages.extend({"role": m.role, "content": m.content} for m in request.messages)
+        params["messages"] = messages
+        params[cap.max_tokens_param] = self.max_tokens(request)
+        if cap.temperature:
+            params["temperature"] = self.temperature(request)
+        return params
+
+    def complete(self, request: LLMRequest) -> LLMResponse:
+        import openai
+
+        params = self.build_params(request)
+        started = time.monotonic()
+        try:
+            resp = self.sdk.chat.completions.create(**params, timeout=self.timeout(request))
+        except openai.APITimeoutError as exc:
+            raise ProviderError(ErrorKind.TIMEOUT, str(exc), model=self.model) from exc
+        except openai.APIConnectionError as exc:
+            raise ProviderError(ErrorKind.CONNECTION, str(exc), model=self.model) from exc
+        except openai.APIStatusError as exc:
+            kind = classify_status(exc.status_code, exc.message, getattr(exc, "type", None), getattr(exc, "code", None))
+            raise make_error(
+                kind, exc.message, model=self.model, status=exc.status_code,
+                retry_after=parse_retry_after(exc.response.headers),
+            ) from exc
+        except openai.OpenAIError as exc:  # malformed responses and the like
+            raise ProviderError(ErrorKind.UNKNOWN, f"{type(exc).__name__}: {exc}", model=self.model) from exc
+
+        usage = _usage(getattr(resp, "usage", None))
+        choices = getattr(resp, "choices", None) or []
+        if not choices:
+            return self.finish(request, text="", finish_reason="stop", raw_finish_reason=None, usage=usage, started=started)
+        choice = choices[0]
+        text = (choice.message.content if choice.message else None) or ""
+        raw = choice.finish_reason
+        return self.finish(
+            request, text=text, finish_reason=_FINISH.get(raw or "stop", "other"),
+            raw_finish_reason=raw, usage=usage, started=started,
+        )
+
+
+def _usage(u: Any) -> Usage:
+    if u is None:
+        return Usage()
+    details = getattr(u, "prompt_tokens_details", None)
+    cached = (getattr(details, "cached_tokens", None) or 0) if details is not None else 0
+    return Usage(
+        input_tokens=getattr(u, "prompt_tokens", 0) or 0,
+        output_tokens=getattr(u, "completion_tokens", 0) or 0,
+        cache_read_tokens=cached,
+    )
