@@ -25,6 +25,7 @@ from dualrag.embedding.config import EmbeddingConfig
 from dualrag.errors import ConfigError
 from dualrag.llm.config import LLMConfig
 from dualrag.rerank.config import RerankConfig
+from dualrag.retrieval.config import RetrievalConfig
 from dualrag.store.config import StoreConfig
 
 CONFIG_FILE_NAME = ".dualrag.toml"
@@ -106,6 +107,7 @@ class Settings(BaseSettings):
     embedding: EmbeddingConfig = EmbeddingConfig()
     qdrant: StoreConfig = StoreConfig()
     rerank: RerankConfig = RerankConfig()
+    retrieval: RetrievalConfig = RetrievalConfig()
     # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
     llm: Annotated[LLMConfig, NoDecode] = LLMConfig()
 

@@ -10,6 +10,9 @@ from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet, ingest
 from dualrag.edi import merge_findings, validate_changes
+from dualrag.rerank import load_reranker
+from dualrag.retrieval.context import Context
+from dualrag.retrieval.stage import build_contexts, open_rule_retriever
 from dualrag.review.detectors import run_detectors
 from dualrag.review.model import ChunkReport, Decision, Review
 from dualrag.rulebook import load_bundled_cached
@@ -20,8 +23,9 @@ Reader = Callable[[str], "bytes | None"]
 
 
 def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = None,
-               budget: int | None = None) -> Review:
-    """`read_file(path) -> bytes | None` gives new files (from --repo); `budget` is --budget."""
+               budget: int | None = None, reranker_dir: str | None = None) -> Review:
+    """`read_file(path) -> bytes | None` gives new files (from --repo); `budget` is --budget;
+    `reranker_dir` is --reranker."""
     timings: dict[str, float] = {}
     with _timed(timings, "ingest"):
         changes = ingest(diff, settings)
@@ -36,14 +40,30 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
         plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget)
     if estimator_note:
         notes.append(estimator_note)
+    contexts: dict[str, Context] = {}
+    if settings.retrieval.enabled and plan.chunks:
+        with _timed(timings, "retrieve"):
+            contexts = retrieve_contexts(plan, changes, settings, notes=notes, reranker_dir=reranker_dir)
     if not changes.files:
         notes.append(NOTHING_TO_REVIEW)
     elif not changes.reviewable:
         notes.append(f"{NOTHING_TO_REVIEW}: all {len(changes.files)} files were skipped")
     else:
         notes.append(f"no reviewers ran yet: decision is no_verdict ({len(findings)} detector finding(s))")
-    chunks = [ChunkReport.of(c) for c in plan.chunks]
+    chunks = [ChunkReport.of(c, context=contexts.get(c.id)) for c in plan.chunks]
     return Review.of_changes(changes, decision=Decision.NO_VERDICT, chunks=chunks, findings=findings, notes=notes, timings=timings)
+
+
+def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, *, notes: list[str],
+                      reranker_dir: str | None = None) -> dict[str, Context]:
+    """Rules (and code) for every chunk, reranked and packed; failures become notes."""
+    reranker = load_reranker(settings.rerank, model_dir=reranker_dir)
+    if not reranker.available:
+        notes.append(reranker.reason)
+    count = get_estimator("fast", model=settings.chunking.model).count
+    with open_rule_retriever(settings, notes) as retriever:
+        contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker, count_tokens=count)
+    return {c.chunk_id: c for c in contexts}
 
 
 def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | None = None,

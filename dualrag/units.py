@@ -85,7 +85,77 @@ class RuleUnit(_Frozen):
 
     def full_text(self) -> str:
         """The rule as a prompt or a cross-encoder reads it: title, text, then examples."""
-        parts = [self.title, self.text]
+        # Segmented documents often take the title from the text's first sentence: no repeat.
+        parts = [self.text] if self.text.startswith(self.title) else [self.title, self.text]
         parts += [f"Counter-example:\n{example}" for example in self.bad_examples]
         parts += [f"Example:\n{example}" for example in self.good_examples]
         return "\n\n".join(p for p in parts if p)
+
+
+# ---------------------------------------------------------------------------------------- code
+
+MAX_SYMBOL_BODY = 4000  # characters of a member's text kept in the index (the rest is re-read when needed)
+
+
+class CodeSymbol(_Frozen):
+    """One declaration of a repository: a type, field, method or constructor (Java), or a flow,
+    step, transform or mapping (EDI). One symbol is one point; its id is stable across commits.
+
+    `calls` holds what the member invokes as `owner#name/argc`: `owner` is the qualified type when
+    it was resolved (through imports, fields, parameters, locals), `~Type` for a type outside the
+    repository, and empty when only the name is known. `commit` is the commit the symbol was last
+    (re)written at; it is left out of the content hash so an unchanged symbol is never rewritten.
+    """
+
+    symbol_id: str = Field(description="stable key: path#qualified name (with parameter types = signature)")
+    kind: str  # class interface enum record annotation field method constructor | edi-flow edi-step edi-transform edi-mapping | file
+    language: Literal["java", "edi"] = "java"
+    name: str  # simple name (a constructor is named after its type)
+    qualified_name: str  # com.acme.Foo.bar(int,String); EDI: flow id / flow id/step id / transform id
+    owner: str = ""  # qualified enclosing type (Java) or document id (EDI)
+    path: str
+    start_line: int
+    end_line: int
+    signature: str = ""
+    doc: str = ""
+    body: str = Field("", description=f"the declaration's text, capped at {MAX_SYMBOL_BODY} characters")
+    params: list[str] = Field(default_factory=list, description="parameter types as written")
+    type: str = Field("", description="return type (methods) or field type, as written")
+    static: bool = False
+    supertypes: list[str] = Field(default_factory=list, description="types: qualified when resolved")
+    calls: list[str] = Field(default_factory=list)
+    call_names: list[str] = Field(default_factory=list, description="simple names it calls or constructs")
+    field_refs: list[str] = Field(default_factory=list, description="owner#field it reads or writes")
+    type_refs: list[str] = Field(default_factory=list, description="repository types it mentions, qualified")
+    refs: list[str] = Field(default_factory=list, description="EDI references: dt:PATH flow:PATH partner:ID channel:ID")
+    imports: list[str] = Field(default_factory=list)
+    repository: str
+    commit: str = ""
+    blob: str = Field("", description="git blob hash of the file the symbol was read from")
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
+
+    @property
+    def variadic(self) -> bool:
+        return bool(self.params) and self.params[-1].endswith("...")
+
+    @property
+    def content_hash(self) -> str:
+        canonical = json.dumps(self.model_dump(mode="json", exclude={"commit"}), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    @property
+    def point_id(self) -> str:
+        return str(uuid.uuid5(_POINT_NAMESPACE, f"code:{self.repository}:{self.symbol_id}"))
+
+    def search_text(self) -> str:
+        """What BM25 (and an optional dense embedder) reads: names, signature, doc."""
+        return "\n".join(p for p in (self.qualified_name, self.signature, self.doc) if p)
+
+    def display_text(self) -> str:
+        """What a prompt shows: where it is, its doc comment and its code."""
+        head = f"// {self.path}:{self.start_line}-{self.end_line} {self.qualified_name}"
+        doc = f"/** {self.doc} */" if self.doc and self.language == "java" else ""
+        return "\n".join(p for p in (head, doc, self.body or self.signature) if p)

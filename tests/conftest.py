@@ -98,6 +98,10 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("DUALRAG_"):
             monkeypatch.delenv(name)
+    # Reviews in tests index the bundled rules into a store under the test's working
+    # directory; the word-hashing embedder keeps that instant. The bundled embedders have
+    # their own tests (tests/embedding).
+    monkeypatch.setenv("DUALRAG_EMBEDDING__MODEL", "hash")
 
 
 @pytest.fixture

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualrag.chunking.model import Chunk
 from dualrag.diff.model import ChangeSet, FileDiff
+
+if TYPE_CHECKING:
+    from dualrag.retrieval.context import Context
 
 
 class Decision(StrEnum):
@@ -63,6 +66,49 @@ class ChunkHunkReport(_Model):
     new_end: int
 
 
+class ContextRuleReport(_Model):
+    rule_id: str
+    title: str
+    level: str | None
+    kb: str
+    source: str
+    score: float
+    tokens: int
+
+
+class ContextCodeReport(_Model):
+    relation: str
+    symbol: str
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    tokens: int
+
+
+class ContextReport(_Model):
+    """What a chunk's reviewers get besides the diff: the packed rules and code, with scores."""
+
+    rules: list[ContextRuleReport] = Field(default_factory=list)
+    code: list[ContextCodeReport] = Field(default_factory=list)
+    reranked: bool = False
+    budget: int = 0
+    used: int = 0
+    dropped: int = 0
+    notes: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, context: Context) -> ContextReport:
+        return cls(
+            rules=[ContextRuleReport(rule_id=r.rule_id, title=r.title, level=r.level, kb=r.kb, source=r.source,
+                                     score=r.score, tokens=r.tokens) for r in context.rules],
+            code=[ContextCodeReport(relation=c.relation, symbol=c.symbol, path=c.path, start_line=c.start_line,
+                                    end_line=c.end_line, score=c.score, tokens=c.tokens) for c in context.code],
+            reranked=context.reranked, budget=context.budget, used=context.used, dropped=context.dropped,
+            notes=list(context.notes),
+        )
+
+
 class ChunkReport(_Model):
     id: str
     files: list[str]
@@ -71,10 +117,12 @@ class ChunkReport(_Model):
     estimated_tokens: int
     split_member: bool = False
     notes: list[str] = Field(default_factory=list)
+    context: ContextReport | None = None
 
     @classmethod
-    def of(cls, chunk: Chunk, *, with_text: bool = False) -> ChunkReport:
+    def of(cls, chunk: Chunk, *, with_text: bool = False, context: Context | None = None) -> ChunkReport:
         return cls(
+            context=ContextReport.of(context) if context is not None else None,
             id=chunk.id, files=list(chunk.files),
             hunks=[ChunkHunkReport(path=h.path, new_start=h.new_range[0], new_end=h.new_range[1])
                    for h in chunk.hunks],

@@ -1,0 +1,28 @@
+"""Typed configuration of retrieval and context assembly (section `[retrieval]`)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RetrievalConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(True, description="retrieve rules and code for each chunk")
+    kbs: list[str] = Field(default_factory=list, description="knowledge bases to search; empty = all in the store")
+    bundled_kb: str = Field("bundled", description="knowledge base the bundled knowledge/ rules go into")
+    index_bundled: bool = Field(True, description="index the bundled rules on first use (and when they change)")
+    candidates: int = Field(20, ge=1, le=500, description="rule candidates per chunk before reranking")
+    max_rules: int = Field(8, ge=0, le=100, description="rules kept in a chunk's context")
+    max_code: int = Field(8, ge=0, le=100, description="code items kept in a chunk's context")
+    context_tokens: int = Field(12_000, ge=0, description="at most this many tokens of rules and code per chunk")
+    output_tokens: int = Field(4_000, ge=0, description="kept free in the window for the model's answer")
+    domains: dict[str, list[str]] = Field(
+        default_factory=lambda: {
+            "wms": ["warehouse", "inventory", "stock", "picking", "putaway", "wms", "库存", "仓库"],
+            "transport": ["shipment", "carrier", "freight", "tracking", "transport", "tms", "运输", "承运"],
+            "orders": ["order", "purchase", "po", "订单"],
+            "invoicing": ["invoice", "billing", "payment", "发票", "付款"],
+        },
+        description="business domain -> keywords in paths or identifiers that mark it",
+    )

@@ -1,0 +1,116 @@
+"""A chunk's Context: the rules and the code a reviewer gets with it, pruned and packed.
+
+Retrieval is built for recall; this step is built for precision. Candidates are reranked
+by the cross-encoder (or, without a model folder, kept in fused-retrieval order), those
+under the threshold are dropped, and the rest are packed most relevant first into the
+token budget the chunk leaves free — whole items only, never half a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from dualrag.rerank import Reranker
+from dualrag.units import RuleUnit
+
+
+@dataclass(frozen=True)
+class ContextRule:
+    rule_id: str
+    title: str
+    text: str  # what the prompt shows: title, text and examples
+    level: str | None
+    severity: str
+    kb: str
+    source: str  # file (and page) the rule comes from
+    score: float  # reranker score in [0, 1], or the fused retrieval score when not reranked
+    tokens: int
+
+    @classmethod
+    def of(cls, unit: RuleUnit, score: float, tokens: int) -> ContextRule:
+        page = f" p.{unit.source.page}" if unit.source.page else ""
+        return cls(
+            rule_id=unit.rule_id, title=unit.title, text=unit.full_text(), level=unit.level,
+            severity=str(unit.severity), kb=unit.source.kb, source=f"{unit.source.file}{page}",
+            score=round(float(score), 4), tokens=tokens,
+        )
+
+
+@dataclass(frozen=True)
+class ContextCode:
+    """A piece of code the change depends on or affects (definitions, callers, config)."""
+
+    relation: str  # definition | caller | override | config | edi-reference
+    symbol: str  # qualified name
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    score: float
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Context:
+    chunk_id: str
+    rules: tuple[ContextRule, ...] = ()
+    code: tuple[ContextCode, ...] = ()
+    reranked: bool = False
+    budget: int = 0  # tokens that were free for context
+    used: int = 0
+    dropped: int = 0  # candidates under the threshold or beyond the budget
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A retrieved item before pruning: its text for the cross-encoder, and how it became a context item."""
+
+    kind: str  # "rule" or "code": each kind has its own cap
+    text: str
+    fused_score: float
+    build: Callable[[float, int], ContextRule | ContextCode]
+
+
+def assemble(
+    chunk_id: str,
+    query: str,
+    candidates: Sequence[Candidate],
+    *,
+    reranker: Reranker,
+    count_tokens: Callable[[str], int],
+    budget: int,
+    threshold: float | None,
+    caps: dict[str, int],
+) -> Context:
+    """Rerank, prune and pack one chunk's candidates (rules and code together)."""
+    notes: list[str] = []
+    if not candidates:
+        return Context(chunk_id=chunk_id, reranked=reranker.available, budget=budget)
+    if not reranker.available:
+        notes.append(reranker.reason)
+    order = reranker.rerank(
+        query, [c.text for c in candidates], threshold=threshold,
+        fallback_scores=[c.fused_score for c in candidates],
+    )
+    rules: list[ContextRule] = []
+    code: list[ContextCode] = []
+    used = 0
+    taken: dict[str, int] = {}
+    for index, score in order:
+        candidate = candidates[index]
+        if taken.get(candidate.kind, 0) >= caps.get(candidate.kind, 0):
+            continue
+        tokens = count_tokens(candidate.text)
+        if used + tokens > budget:
+            continue  # a smaller, less relevant item may still fit; never cut one in half
+        item = candidate.build(score, tokens)
+        (rules if isinstance(item, ContextRule) else code).append(item)
+        used += tokens
+        taken[candidate.kind] = taken.get(candidate.kind, 0) + 1
+    kept = sum(taken.values())
+    return Context(
+        chunk_id=chunk_id, rules=tuple(rules), code=tuple(code), reranked=reranker.available,
+        budget=budget, used=used, dropped=len(candidates) - kept, notes=tuple(notes),
+    )

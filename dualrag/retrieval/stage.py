@@ -1,0 +1,165 @@
+"""The retrieve stage of a review: one Context per chunk.
+
+Opens the rule store (indexing the bundled rules on first use), builds deterministic
+queries from each chunk's changed lines, retrieves rule candidates (and code candidates
+when a code source is given), then reranks, prunes and packs them (context.py).
+Anything that fails here costs context, never the review: it becomes a note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from dualrag.chunking import Chunk, ChunkPlan
+from dualrag.config import Settings
+from dualrag.diff import ChangeSet
+from dualrag.errors import UserError
+from dualrag.rerank import Reranker
+from dualrag.retrieval.context import Candidate, Context, ContextRule, assemble
+from dualrag.retrieval.query import RuleQuery, build_rule_query
+from dualrag.retrieval.rules import RetrievedRule, RuleRetriever
+from dualrag.rulebook import load_bundled_cached
+
+CodeSource = Callable[[Chunk], Sequence[Candidate]]
+_WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]+")
+_RERANK_QUERY_CHARS = 2000
+
+
+@contextmanager
+def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRetriever | None]:
+    """The retriever over the configured knowledge bases, or None (with a note) when there is none."""
+    from dualrag.embedding import Bm25Encoder, get_embedder
+    from dualrag.store import open_store
+
+    cfg = settings.retrieval
+    try:
+        store = open_store(settings.store, settings.qdrant)
+    except UserError as exc:
+        notes.append(f"rule retrieval skipped: {exc}")
+        yield None
+        return
+    try:
+        embedder = get_embedder(config=settings.embedding)
+        sparse = Bm25Encoder(settings.embedding.bm25)
+        if cfg.index_bundled:
+            _index_bundled(store, cfg.bundled_kb, embedder, sparse, notes)
+        wanted = cfg.kbs or store.knowledge_bases()
+        usable = []
+        for kb in wanted:
+            try:
+                store.check(kb, embedding_model=embedder.name, dim=embedder.dim, sparse_model=sparse.name)
+                usable.append(kb)
+            except UserError as exc:
+                notes.append(f"knowledge base '{kb}' skipped: {exc}")
+        yield RuleRetriever(store, embedder, sparse, usable) if usable else None
+    except UserError as exc:
+        notes.append(f"rule retrieval skipped: {exc}")
+        yield None
+    finally:
+        store.close()
+
+
+def _index_bundled(store, kb: str, embedder, sparse, notes: list[str]) -> None:
+    """The bundled rules are ours: when the store holds them under another embedder, rebuild."""
+    from dualrag.store import IndexMismatchError
+
+    try:
+        report = store.upsert(kb, load_bundled_cached(), embedder, sparse)
+    except IndexMismatchError:
+        store.drop(kb)
+        report = store.upsert(kb, load_bundled_cached(), embedder, sparse)
+        notes.append(f"re-indexed the bundled rules: the embedder changed to {embedder.name}")
+    if report.added or report.updated:
+        notes.append(f"indexed {report.added + report.updated} bundled rules into '{kb}'")
+
+
+def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings) -> list[RuleQuery]:
+    """One query per language among the chunk's files, from its changed lines and members."""
+    language = {f.path: f.language for f in changes.files}
+    added: dict[str, list[str]] = {}
+    around: dict[str, list[str]] = {}
+    for hunk in chunk.hunks:
+        lang = language.get(hunk.path, "other")
+        added.setdefault(lang, []).extend(line.text for line in hunk.lines if line.kind == "+")
+        around.setdefault(lang, []).extend(line.text for line in hunk.lines if line.kind == " ")
+    for member in chunk.members:
+        if member.text:
+            around.setdefault(language.get(member.path, "other"), []).append(member.text)
+    domains = detect_domains(chunk, settings.retrieval.domains)
+    queries = []
+    for lang, lines in added.items():
+        if not any(line.strip() for line in lines):
+            continue
+        queries.append(build_rule_query(
+            "\n".join(lines), language=lang, project_type=_project_type(lang, str(changes.project_type)),
+            domains=domains,
+            context="\n".join(around.get(lang, [])),
+        ))
+    return queries
+
+
+def _project_type(language: str, change_type: str) -> str:
+    """Java files of an EDI change still get Java rules: the type filter follows the file."""
+    if language == "java":
+        return "java"
+    if language.startswith("edi"):
+        return "edi"
+    return change_type
+
+
+def detect_domains(chunk: Chunk, domains: dict[str, list[str]]) -> tuple[str, ...]:
+    words = Counter(w.lower() for path in chunk.files for w in _WORD.findall(path))
+    words.update(w.lower() for hunk in chunk.hunks for line in hunk.lines for w in _WORD.findall(line.text))
+    return tuple(name for name, keys in domains.items() if any(k.lower() in words for k in keys))
+
+
+def build_contexts(
+    plan: ChunkPlan,
+    changes: ChangeSet,
+    settings: Settings,
+    *,
+    retriever: RuleRetriever | None,
+    reranker: Reranker,
+    count_tokens: Callable[[str], int],
+    code_source: CodeSource | None = None,
+) -> list[Context]:
+    cfg = settings.retrieval
+    contexts = []
+    for chunk in plan.chunks:
+        candidates: list[Candidate] = []
+        queries = chunk_queries(chunk, changes, settings)
+        if retriever is not None:
+            for hit in _merge([retriever.retrieve(q, top_k=cfg.candidates) for q in queries]):
+                candidates.append(_rule_candidate(hit))
+        if code_source is not None:
+            candidates.extend(code_source(chunk))
+        budget = max(0, min(cfg.context_tokens, plan.budget.usable - chunk.estimated_tokens - cfg.output_tokens))
+        query_text = "\n".join(line.text for h in chunk.hunks for line in h.lines if line.kind == "+")
+        contexts.append(assemble(
+            chunk.id, query_text[:_RERANK_QUERY_CHARS], candidates, reranker=reranker, count_tokens=count_tokens,
+            budget=budget, threshold=settings.rerank.threshold,
+            caps={"rule": cfg.max_rules, "code": cfg.max_code},
+        ))
+    return contexts
+
+
+def _merge(results: list[list[RetrievedRule]]) -> list[RetrievedRule]:
+    """One list per query -> one list, each rule once with its best fused score."""
+    best: dict[str, RetrievedRule] = {}
+    for hits in results:
+        for hit in hits:
+            key = f"{hit.unit.source.kb}:{hit.unit.rule_id}"
+            if key not in best or hit.score > best[key].score:
+                best[key] = hit
+    return sorted(best.values(), key=lambda h: -h.score)
+
+
+def _rule_candidate(hit: RetrievedRule) -> Candidate:
+    unit = hit.unit
+    return Candidate(
+        kind="rule", text=unit.full_text(), fused_score=hit.score,
+        build=lambda score, tokens: ContextRule.of(unit, score, tokens),
+    )

@@ -1,0 +1,107 @@
+"""`dualrag index rules`, `search rules`, `kb stats`, and contexts in the review JSON — end to end
+through the CLI on a real embedded Qdrant store (the test embedder is the word-hashing one)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dualrag.cli import main
+
+GUIDE = """# Team Java rules
+
+## Concurrency
+
+1. 【强制】线程池不允许使用 Executors 创建，必须通过 ThreadPoolExecutor 指定有界队列。
+   反例：ExecutorService pool = Executors.newFixedThreadPool(4);
+
+2. 【推荐】SimpleDateFormat 是线程不安全的类，不要定义为 static 变量。
+
+## Money
+
+3. 【强制】禁止使用 BigDecimal(double) 构造方法，使用 BigDecimal.valueOf 或字符串构造。
+"""
+
+
+def run(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+@pytest.fixture
+def indexed(in_tmp, capsys):
+    (in_tmp / "guide.md").write_text(GUIDE, encoding="utf-8")
+    code, out, err = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st"], capsys)
+    assert code == 0, err
+    assert out.startswith("team: 3 rules from 1 document(s) (3 added")
+    return in_tmp
+
+
+def test_search_returns_one_hit_per_rule_with_the_contract_fields(indexed, capsys):
+    (indexed / "Pool.java").write_text("class Pool { ExecutorService p = Executors.newFixedThreadPool(4); }\n")
+    code, out, _ = run(["search", "rules", "--code-file", "Pool.java", "--kb", "team", "--store", "st",
+                        "--format", "json", "--top-k", "3"], capsys)
+    assert code == 0
+    hits = json.loads(out)
+    assert [h["rank"] for h in hits] == list(range(1, len(hits) + 1))
+    assert len({h["rule_id"] for h in hits}) == len(hits)
+    assert set(hits[0]) >= {"rule_id", "title", "text", "level", "section", "source", "page", "score", "rank"}
+    assert "Executors" in hits[0]["text"] and hits[0]["level"] == "mandatory"
+
+
+def test_reindexing_the_same_document_changes_nothing(indexed, capsys):
+    code, out, _ = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st"], capsys)
+    assert code == 0 and "0 added, 0 updated, 3 unchanged" in out
+
+
+def test_prune_removes_rules_that_left_the_document(indexed, capsys):
+    shorter = GUIDE.split("## Money")[0]
+    (indexed / "guide.md").write_text(shorter, encoding="utf-8")
+    code, out, _ = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st", "--prune"], capsys)
+    assert code == 0 and "1 pruned" in out
+    code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
+    stats = {s["kb"]: s for s in json.loads(out)}
+    assert stats["team"]["rules"] == 2
+
+
+def test_a_bad_document_does_not_stop_the_others(indexed, capsys):
+    (indexed / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    code, out, err = run(["index", "rules", "guide.md", "broken.pdf", "--kb", "team", "--store", "st"], capsys)
+    assert code == 0
+    assert "1 failed" in out and "broken.pdf" in err
+
+
+def test_search_needs_exactly_one_query(indexed, capsys):
+    code, _, err = run(["search", "rules", "--store", "st"], capsys)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_review_json_carries_each_chunks_context(indexed, capsys):
+    diff = (
+        "diff --git a/src/Pool.java b/src/Pool.java\n--- a/src/Pool.java\n+++ b/src/Pool.java\n"
+        "@@ -1,2 +1,2 @@\n class Pool {\n-  ExecutorService p = null;\n"
+        "+  ExecutorService p = Executors.newFixedThreadPool(4);\n"
+    )
+    (indexed / "c.diff").write_text(diff)
+    code, out, err = run(["review", "--diff-file", "c.diff", "--store", "st", "--format", "json"], capsys)
+    assert code == 0, err
+    review = json.loads(out)
+    context = review["chunks"][0]["context"]
+    ids = [r["rule_id"] for r in context["rules"]]
+    assert ids, review["notes"]
+    assert any(r["kb"] == "team" for r in context["rules"])  # the team's own rules come in
+    assert context["used"] == sum(r["tokens"] for r in context["rules"]) <= context["budget"]
+    assert not context["reranked"] and "reranking skipped: no model folder configured" in review["notes"]
+    assert "retrieve" in review["timings"]
+
+
+def test_review_without_a_usable_store_still_reviews(in_tmp, capsys):
+    (in_tmp / "st").write_text("not a directory")
+    (in_tmp / "c.diff").write_text("--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n")
+    code, out, _ = run(["review", "--diff-file", "c.diff", "--store", "st", "--format", "json"], capsys)
+    review = json.loads(out)
+    assert code == 0
+    assert any(n.startswith("rule retrieval skipped") for n in review["notes"])
