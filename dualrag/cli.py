@@ -13,8 +13,8 @@ import click
 
 from dualrag import __version__
 from dualrag.config import Settings, find_config_file, load_settings
-from dualrag.diff.ingest import max_diff_bytes
 from dualrag.diff import ingest
+from dualrag.diff.ingest import max_diff_bytes
 from dualrag.diff.source import INDEX, GitRepo, read_diff_file
 from dualrag.errors import UserError
 from dualrag.pipeline import Reader, run_chunking, run_review
@@ -22,6 +22,8 @@ from dualrag.publish import render
 from dualrag.publish.render import render_chunks
 
 FORMATS = click.Choice(["text", "markdown", "json"])
+REPORT_FORMATS = click.Choice(["text", "markdown", "json", "sarif", "codequality"])
+MACHINE_FORMATS = ("sarif", "codequality")  # review only; not a config value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,9 +40,12 @@ def cli(debug: bool) -> None:
 @click.option("--head", metavar="REF", help="With --repo --base: the commit under review (default HEAD).")
 @click.option("--staged", is_flag=True, help="With --repo: review the staged changes.")
 @click.option("--worktree", is_flag=True, help="With --repo: review all uncommitted work, untracked files too.")
-@click.option("--format", "fmt", type=FORMATS, help="Report format (default: text, or 'format' in config).")
+@click.option("--format", "fmt", type=REPORT_FORMATS, help="Report format (default: text, or 'format' in config).")
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
 @click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
+@click.option("--store", metavar="DIR", help="Store directory (default: .dualrag/store, or 'store' in config).")
+@click.option("--reranker", metavar="DIR", help="Cross-encoder model folder (model.onnx + tokenizer.json).")
+@click.option("--budget", type=click.IntRange(min=1), metavar="N", help="Tokens per chunk (overrides the model window).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
 def review(
     diff_file: str | None,
@@ -52,16 +57,20 @@ def review(
     fmt: str | None,
     output: str | None,
     config_file: str | None,
+    store: str | None,
+    reranker: str | None,
+    budget: int | None,
     debug: bool,
 ) -> None:
     """Review a change: a diff file, a commit range, staged or uncommitted work."""
     git = GitRepo(repo) if repo else None
-    settings = _settings(config_file, git, format=fmt)
+    settings = _settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store)
     diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
                         staged=staged, worktree=worktree)
     reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
-    result = run_review(diff, settings, read_file=reader)
-    _emit(render(result, settings.format, color=output is None and sys.stdout.isatty()), output)
+    result = run_review(diff, settings, read_file=reader, budget=budget, reranker_dir=reranker)
+    report_format = fmt if fmt in MACHINE_FORMATS else settings.format
+    _emit(render(result, report_format, color=output is None and sys.stdout.isatty()), output)
 
 
 @cli.command()
@@ -164,6 +173,13 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(code or 0)
 
 
-from dualrag.cli_models import models  # noqa: E402 - attached last, after the main group exists
+from dualrag.cli_knowledge import index, kb, search  # noqa: E402 - attached last, after the main group exists
+from dualrag.cli_models import models  # noqa: E402
 
-cli.add_command(models)
+for _command in (index, search, kb, models):
+    cli.add_command(_command)
+
+from dualrag.cli_vcs import github, gitlab  # noqa: E402 - attached last, after the main group exists
+
+cli.add_command(gitlab)
+cli.add_command(github)

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import (
-    NoDecode,
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -147,11 +147,19 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     return layered
 
 
+# DUALRAG_* variables that are read directly where they are needed, not settings:
+# CI secrets and job switches of the merge-request stage, local data folders of scripts.
+NON_SETTING_ENV = frozenset({
+    "DUALRAG_GITLAB_TOKEN", "DUALRAG_GITHUB_TOKEN", "DUALRAG_GITHUB_BOT", "DUALRAG_FAIL_ON",
+    "DUALRAG_BREAK_GLASS", "DUALRAG_TELEMETRY", "DUALRAG_TIKTOKEN_DIR", "DUALRAG_JAVA_SOURCES",
+})
+
+
 def _check_env_names(settings_cls: type[BaseSettings]) -> None:
     """A DUALRAG_* variable that names no setting is a typo, not something to ignore."""
     known = set(settings_cls.model_fields)
     for name in sorted(os.environ):
-        if name.upper().startswith(ENV_PREFIX):
+        if name.upper().startswith(ENV_PREFIX) and name.upper() not in NON_SETTING_ENV:
             key = name[len(ENV_PREFIX):].split("__", 1)[0].lower()
             if key not in known:
                 raise ConfigError(f"unknown key: '{key}' in environment {name}")

@@ -19,6 +19,14 @@ def render(review: Review, fmt: str, *, color: bool = False, width: int = 160) -
         return review.model_dump_json(indent=2) + "\n"
     if fmt == "markdown":
         return markdown(review)
+    if fmt == "sarif":
+        from dualrag.publish.sarif import render_sarif
+
+        return render_sarif(review)
+    if fmt == "codequality":
+        from dualrag.publish.codequality import render_codequality
+
+        return render_codequality(review)
     return text(review, color=color, width=width)
 
 

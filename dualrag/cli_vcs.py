@@ -1,0 +1,241 @@
+"""`dualrag gitlab review` and `dualrag github review`: the merge-request pipeline stage.
+
+Both read their target from the CI environment (flags override), review the change, post inline
+comments and one summary, set the approval, and keep threads in step on re-review. Tokens come
+only from the environment and never appear in output. `--fail-on` exits 3 on a blocking decision.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from dualrag.diff.ingest import max_diff_bytes
+from dualrag.diff.source import GitRepo
+from dualrag.errors import SourceError, UserError
+from dualrag.publish.render import render
+from dualrag.review.model import Review
+from dualrag.vcs.http import RetryPolicy
+from dualrag.vcs.model import PriorFinding, PublishResult
+from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, run_stage
+from dualrag.vcs.state import MRState
+
+FAIL_ON = click.Choice(["never", "minor_issues", "significant_concerns"])
+BLOCKING_EXIT = 3
+_RANK = {"approved": 0, "approved_with_comments": 0, "no_verdict": 0, "minor_issues": 1, "significant_concerns": 2}
+
+
+def _common(fn):
+    options = [
+        click.option("--repo", metavar="DIR", help="CI checkout to take the diff from (default: $CI_PROJECT_DIR "
+                     "or $GITHUB_WORKSPACE when it is a git repository; else the API diff)."),
+        click.option("--api-diff", is_flag=True, help="Take the diff from the platform API even with a checkout."),
+        click.option("--fail-on", type=FAIL_ON, default="never", show_default=True, envvar="DUALRAG_FAIL_ON",
+                     help="Exit 3 when the decision is this bad or worse."),
+        click.option("--break-glass", "break_glass", metavar="PHRASE", default=DEFAULT_BREAK_GLASS,
+                     envvar="DUALRAG_BREAK_GLASS", show_default=True,
+                     help="A human comment containing this forces approval ('' disables)."),
+        click.option("--dry-run", is_flag=True, help="Read the merge request and plan, write nothing."),
+        click.option("--sarif", "sarif_out", metavar="FILE", help="Also write a SARIF 2.1.0 report."),
+        click.option("--codequality", "cq_out", metavar="FILE", help="Also write a GitLab Code Quality report."),
+        click.option("--json", "json_out", metavar="FILE", help="Also write the review JSON."),
+        click.option("--markdown", "md_out", metavar="FILE", help="Also write the Markdown summary."),
+        click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
+                     help="Append JSONL events (publish, break glass) to FILE."),
+        click.option("--retries", type=click.IntRange(1, 10), default=4, show_default=True,
+                     help="Attempts per API call on 409/429/5xx."),
+        click.option("--retry-budget", type=click.FloatRange(0), default=60.0, show_default=True,
+                     help="Seconds all retries of one run may wait."),
+        click.option("--timeout", type=click.FloatRange(1), default=30.0, show_default=True,
+                     help="Seconds per API call."),
+        click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml)."),
+        click.option("--debug", is_flag=True, help="Show tracebacks for errors."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _token(name: str) -> str:
+    token = os.environ.get(name, "").strip()
+    if not token:
+        raise UserError(f"no token: set {name} (a masked CI/CD variable or secret)")
+    return token
+
+
+def _require(value: str | None, what: str, env: str) -> str:
+    if not value:
+        raise UserError(f"{what} unknown: set {env} (run in a merge-request pipeline) or pass the flag")
+    return value
+
+
+def _checkout(repo: str | None, api_diff: bool, env: str) -> GitRepo | None:
+    if api_diff:
+        return None
+    path = repo or os.environ.get(env)
+    if not path:
+        return None
+    try:
+        return GitRepo(path)
+    except SourceError:
+        if repo:
+            raise
+        return None
+
+
+def _review_fn(settings, git: GitRepo | None, head_ref: list[str]):
+    from dualrag.pipeline import run_review
+
+    params = inspect.signature(run_review).parameters
+    prior_kw = next((k for k in ("prior_findings", "priors") if k in params), None)
+
+    def review(diff: bytes, priors: Sequence[PriorFinding]) -> Review:
+        reader = None
+        if git is not None and head_ref:
+            limit = settings.chunking.max_file_bytes
+            reader = lambda path: git.read_file(head_ref[0], path, limit)  # noqa: E731
+        kw = {prior_kw: list(priors)} if prior_kw else {}
+        return run_review(diff, settings, read_file=reader, **kw)
+
+    return review
+
+
+def _diff_source(settings, git: GitRepo | None, base_sha: str | None, head_ref: list[str], notes: list[str]):
+    def source(state: MRState) -> bytes | None:
+        if git is None:
+            return None
+        base = base_sha or state.base_sha
+        try:
+            head = git.verify_ref(state.head_sha) if state.head_sha else git.verify_ref("HEAD")
+        except SourceError:
+            head = git.verify_ref("HEAD")
+            notes.append(f"MR head {state.head_sha[:12]} is not in the checkout; reviewed HEAD {head[:12]}")
+        try:
+            data = git.diff_range(base, head, max_diff_bytes(settings))
+        except SourceError as exc:  # shallow clone without the base: the API has the diff
+            notes.append(f"checkout diff unavailable ({exc}); used the API diff")
+            return None
+        head_ref[:] = [head]
+        return data
+
+    return source
+
+
+def _run(adapter, settings, git, base_sha, *, fail_on, break_glass, dry_run, sarif_out, cq_out, json_out,
+         md_out, telemetry) -> int:
+    from dualrag.llm.telemetry import JsonlSink
+
+    notes: list[str] = []
+    head_ref: list[str] = []
+    sink = JsonlSink(telemetry) if telemetry else None
+    try:
+        review, result = run_stage(adapter, _review_fn(settings, git, head_ref), settings,
+                                   diff=_diff_source(settings, git, base_sha, head_ref, notes),
+                                   break_glass_phrase=break_glass, dry_run=dry_run, sink=sink)
+    finally:
+        adapter.client.close()
+        if sink:
+            sink.close()
+    for path, fmt in ((sarif_out, "sarif"), (cq_out, "codequality"), (json_out, "json"), (md_out, "markdown")):
+        if path:
+            try:
+                Path(path).write_text(render(review, fmt), encoding="utf-8")
+            except OSError as exc:
+                raise UserError(f"cannot write report to {path}: {exc.strerror}") from None
+    _print(adapter.platform, result, adapter, notes, dry_run)
+    if fail_on != "never" and _RANK.get(result.decision, 0) >= _RANK[fail_on]:
+        click.echo(f"dualrag: decision {result.decision} fails the job (--fail-on {fail_on})", err=True)
+        return BLOCKING_EXIT
+    return 0
+
+
+def _print(platform: str, r: PublishResult, adapter, notes: list[str], dry_run: bool) -> None:
+    c = adapter.client
+    verb = "would post" if dry_run else "posted"
+    click.echo(f"dualrag {platform}: decision {r.decision} · {verb} {r.posted} · kept {r.kept} · "
+               f"resolved {r.resolved_fixed} fixed + {r.resolved_by_reply} by reply · reopened {r.reopened} · "
+               f"answered {r.answered} · conceded {r.conceded} · unanchored {len(r.unanchored)} · "
+               f"summary {r.summary} · approval {r.approval} · {c.calls} API calls ({c.writes} writes) "
+               f"in {c.elapsed_s * 1000:.0f} ms")
+    if r.break_glass:
+        click.echo(f"dualrag {platform}: break glass by @{r.break_glass.author}: approval forced")
+    for note in notes + r.notes:
+        click.echo(f"note: {note}")
+
+
+def _settings(config_file: str | None, git: GitRepo | None, token_env: str):
+    """Settings, with a custom --token-env variable kept out of the typo check of DUALRAG_* names."""
+    from dualrag.cli import _settings as load
+    from dualrag.config import NON_SETTING_ENV
+
+    hidden = {} if token_env in NON_SETTING_ENV else {k: os.environ.pop(k) for k in (token_env,) if k in os.environ}
+    try:
+        return load(config_file, git)
+    finally:
+        os.environ.update(hidden)
+
+
+@click.group()
+def gitlab() -> None:
+    """GitLab merge requests (run in a merge-request pipeline)."""
+
+
+@gitlab.command("review")
+@click.option("--server-url", envvar="CI_SERVER_URL", metavar="URL", help="GitLab URL [$CI_SERVER_URL].")
+@click.option("--project-id", envvar="CI_PROJECT_ID", metavar="ID", help="Project id or path [$CI_PROJECT_ID].")
+@click.option("--mr-iid", envvar="CI_MERGE_REQUEST_IID", type=int, metavar="IID",
+              help="Merge request IID [$CI_MERGE_REQUEST_IID].")
+@click.option("--base-sha", envvar="CI_MERGE_REQUEST_DIFF_BASE_SHA", metavar="SHA",
+              help="Diff base [$CI_MERGE_REQUEST_DIFF_BASE_SHA]; default: the MR's diff_refs.")
+@click.option("--token-env", default="DUALRAG_GITLAB_TOKEN", show_default=True, metavar="NAME",
+              help="Environment variable holding the API token.")
+@_common
+@click.pass_context
+def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo, api_diff, config_file, debug,
+                  retries, retry_budget, timeout, **kw) -> None:
+    """Review the merge request of this pipeline and publish to it."""
+    from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget
+
+    target = GitLabTarget(_require(server_url, "GitLab URL", "CI_SERVER_URL"),
+                          _require(project_id, "project", "CI_PROJECT_ID"),
+                          int(_require(str(mr_iid) if mr_iid else None, "merge request", "CI_MERGE_REQUEST_IID")))
+    git = _checkout(repo, api_diff, "CI_PROJECT_DIR")
+    settings = _settings(config_file, git, token_env)
+    adapter = GitLabAdapter(target, _token(token_env), retry=RetryPolicy(attempts=retries, budget_s=retry_budget),
+                            timeout_s=timeout)
+    ctx.exit(_run(adapter, settings, git, base_sha, **kw))
+
+
+@click.group()
+def github() -> None:
+    """GitHub pull requests (run in a pull_request workflow)."""
+
+
+@github.command("review")
+@click.option("--api-url", envvar="GITHUB_API_URL", default="https://api.github.com", show_default=True,
+              metavar="URL", help="API URL [$GITHUB_API_URL].")
+@click.option("--repository", envvar="GITHUB_REPOSITORY", metavar="OWNER/NAME", help="[$GITHUB_REPOSITORY]")
+@click.option("--pr", "pr_number", type=int, metavar="N", help="Pull request number (default: from $GITHUB_EVENT_PATH).")
+@click.option("--bot", default="github-actions[bot]", envvar="DUALRAG_GITHUB_BOT", show_default=True,
+              help="Login the token posts as (its comments are dualrag's).")
+@click.option("--token-env", default="GITHUB_TOKEN", show_default=True, metavar="NAME",
+              help="Environment variable holding the API token.")
+@_common
+@click.pass_context
+def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api_diff, config_file, debug,
+                  retries, retry_budget, timeout, **kw) -> None:
+    """Review the pull request of this workflow run and publish to it."""
+    from dualrag.vcs.github import GitHubAdapter, GitHubTarget, pr_number_from_event
+
+    number = pr_number or pr_number_from_event(os.environ.get("GITHUB_EVENT_PATH"))
+    target = GitHubTarget(api_url, _require(repository, "repository", "GITHUB_REPOSITORY"), number)
+    git = _checkout(repo, api_diff, "GITHUB_WORKSPACE")
+    settings = _settings(config_file, git, token_env)
+    adapter = GitHubAdapter(target, _token(token_env), bot=bot,
+                            retry=RetryPolicy(attempts=retries, budget_s=retry_budget), timeout_s=timeout)
+    ctx.exit(_run(adapter, settings, git, None, **kw))
+

@@ -1,0 +1,179 @@
+"""GitLab merge requests over the REST API v4 (plain HTTP; python-gitlab is not needed).
+
+Calls used: GET /user, GET /projects/:id/merge_requests/:iid (diff_refs), GET .../discussions
+(paginated, X-Next-Page), POST .../discussions (inline: position with base/start/head sha,
+old/new path, new_line and/or old_line, line_code), POST .../discussions/:id/notes,
+PUT .../discussions/:id (resolved), PUT .../notes/:id, POST .../notes, GET .../approvals,
+POST .../approve, POST .../unapprove, GET .../diffs (when there is no checkout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import httpx
+
+from dualrag.vcs import markers
+from dualrag.vcs.anchoring import Placed
+from dualrag.vcs.http import RestClient, RetryPolicy, VcsNotFound, VcsRejected
+from dualrag.vcs.render import parse_title
+from dualrag.vcs.state import HumanNote, MRState
+from dualrag.vcs.sync import BotThread, Reply
+
+TOKEN_ENV = "DUALRAG_GITLAB_TOKEN"
+
+
+@dataclass(frozen=True, slots=True)
+class GitLabTarget:
+    server_url: str   # CI_SERVER_URL
+    project_id: str   # CI_PROJECT_ID (a number, or a "group/project" path)
+    mr_iid: int       # CI_MERGE_REQUEST_IID
+
+
+class GitLabAdapter:
+    platform = "gitlab"
+
+    def __init__(self, target: GitLabTarget, token: str, *, retry: RetryPolicy | None = None,
+                 timeout_s: float = 30.0, transport: httpx.BaseTransport | None = None, sleep=None):
+        kw = {"sleep": sleep} if sleep else {}
+        self.client = RestClient(f"{target.server_url.rstrip('/')}/api/v4", headers={"PRIVATE-TOKEN": token},
+                                 secret=token, token_hint=f"{TOKEN_ENV} (scope: api)", retry=retry,
+                                 timeout_s=timeout_s, transport=transport, **kw)
+        self.mr = f"/projects/{quote(str(target.project_id), safe='')}/merge_requests/{int(target.mr_iid)}"
+
+    # ------------------------------------------------------------------ read
+    def load(self) -> MRState:
+        mr = self.client.get(self.mr)
+        if not isinstance(mr, dict):
+            raise VcsNotFound(f"GET {self.mr}: not a merge request")
+        refs = mr.get("diff_refs") or {}
+        head = refs.get("head_sha") or mr.get("sha") or ""
+        me = self.client.get("/user") or {}
+        bot = me.get("username")
+        state = MRState(head_sha=head, base_sha=refs.get("base_sha") or "", start_sha=refs.get("start_sha") or "",
+                        bot=bot)
+        for d in self.client.paginate(f"{self.mr}/discussions"):
+            notes = [n for n in d.get("notes") or [] if not n.get("system")]
+            if not notes:
+                continue
+            first = notes[0]
+            author = (first.get("author") or {}).get("username")
+            body = first.get("body") or ""
+            ours = author == bot
+            if ours and markers.is_summary(body):
+                if state.summary_id is None:
+                    state.summary_id, state.summary_body = str(first["id"]), body
+                continue
+            if ours and markers.is_blocking(body):
+                state.blocking_id, state.blocking_open = str(d["id"]), not first.get("resolved", False)
+                continue
+            meta = markers.parse_finding(body) if ours else None
+            if meta:
+                state.threads.append(self._thread(d, notes, meta, bot))
+                continue
+            for n in notes:  # human comments anywhere: break glass is read from these
+                who = (n.get("author") or {}).get("username") or "?"
+                if who != bot and not markers.has_marker(n.get("body")):
+                    state.human_notes.append(HumanNote(str(n["id"]), who, n.get("body") or ""))
+        for t in state.threads:
+            state.human_notes.extend(HumanNote(r.note_id, r.author, r.body) for r in t.replies if not r.by_bot)
+        approvals = self.client.get(f"{self.mr}/approvals") or {}
+        state.approved = any((a.get("user") or {}).get("username") == bot for a in approvals.get("approved_by") or [])
+        return state
+
+    @staticmethod
+    def _thread(d: dict, notes: list[dict], meta: dict[str, str], bot: str | None) -> BotThread:
+        first = notes[0]
+        pos = first.get("position") or {}
+        resolver = (first.get("resolved_by") or {}).get("username")
+        title = parse_title(first.get("body") or "")
+        replies = [Reply(str(n["id"]), (n.get("author") or {}).get("username") or "?", n.get("body") or "",
+                         (n.get("author") or {}).get("username") == bot) for n in notes[1:]]
+        return BotThread(
+            thread_id=str(d["id"]), fingerprint=meta.get("fp", ""), key=meta.get("key", ""),
+            severity=meta.get("sev", "info"), path=pos.get("new_path") or pos.get("old_path") or "",
+            line=pos.get("new_line") or pos.get("old_line"), title=title, category=meta.get("cat", ""),
+            rule_id=meta.get("rule"),
+            resolved=bool(first.get("resolved")), resolved_by_bot=resolver == bot,
+            commit=None if meta.get("commit") in (None, "-") else meta["commit"], replies=replies,
+        )
+
+    def diff(self) -> bytes:
+        """The merge request's diff from the API, as a git diff (for jobs without a checkout)."""
+        parts: list[str] = []
+        for f in self.client.paginate(f"{self.mr}/diffs"):
+            old, new = f.get("old_path") or f.get("new_path"), f.get("new_path") or f.get("old_path")
+            head = [f"diff --git a/{old} b/{new}"]
+            if f.get("new_file"):
+                head.append(f"new file mode {f.get('b_mode') or '100644'}")
+            elif f.get("deleted_file"):
+                head.append(f"deleted file mode {f.get('a_mode') or '100644'}")
+            elif f.get("renamed_file"):
+                head += [f"rename from {old}", f"rename to {new}"]
+            body = f.get("diff") or ""
+            if body:
+                head.append("--- /dev/null" if f.get("new_file") else f"--- a/{old}")
+                head.append("+++ /dev/null" if f.get("deleted_file") else f"+++ b/{new}")
+            parts.append("\n".join(head) + "\n" + body + ("" if not body or body.endswith("\n") else "\n"))
+        return "".join(parts).encode("utf-8")
+
+    # ------------------------------------------------------------------ write
+    def post_finding(self, state: MRState, placed: Placed, body: str) -> bool:
+        a = placed.anchor
+        assert a is not None
+        position = {"position_type": "text", "base_sha": state.base_sha, "start_sha": state.start_sha,
+                    "head_sha": state.head_sha, "old_path": a.old_path, "new_path": a.path,
+                    "line_code": a.line_code()}
+        if a.new_line is not None:
+            position["new_line"] = a.new_line
+        if a.old_line is not None:
+            position["old_line"] = a.old_line
+        resp = self.client.request("POST", f"{self.mr}/discussions", json={"body": body, "position": position},
+                                   allow=(400,))
+        return resp.status_code < 400
+
+    def reply(self, thread: BotThread, body: str, *, resolve: bool | None) -> None:
+        path = f"{self.mr}/discussions/{thread.thread_id}"
+        self.client.post(f"{path}/notes", {"body": body})
+        if resolve is not None and resolve != thread.resolved:
+            self.client.put(path, {"resolved": resolve})
+
+    def upsert_summary(self, state: MRState, body: str) -> str:
+        if state.summary_id is not None:
+            if state.summary_body == body:
+                return "unchanged"
+            try:
+                self.client.put(f"{self.mr}/notes/{state.summary_id}", {"body": body})
+                return "updated"
+            except VcsNotFound:  # deleted by a human between our read and write
+                pass
+        note = self.client.post(f"{self.mr}/notes", {"body": body}) or {}
+        state.summary_id, state.summary_body = str(note.get("id")), body
+        return "created"
+
+    def set_decision(self, state: MRState, decision: str, blocking_body: str) -> str:
+        approve = decision in ("approved", "approved_with_comments")
+        done = "unchanged"
+        if decision == "significant_concerns":
+            if state.blocking_id is None:
+                self.client.post(f"{self.mr}/discussions", {"body": blocking_body})
+                done = "blocked"
+            elif not state.blocking_open:
+                self.client.post(f"{self.mr}/discussions/{state.blocking_id}/notes", {"body": blocking_body})
+                self.client.put(f"{self.mr}/discussions/{state.blocking_id}", {"resolved": False})
+                done = "blocked"
+        elif state.blocking_id is not None and state.blocking_open:
+            self.client.put(f"{self.mr}/discussions/{state.blocking_id}", {"resolved": True})
+            done = "unblocked"
+        if approve and not state.approved:
+            try:
+                self.client.post(f"{self.mr}/approve", {"sha": state.head_sha})
+            except VcsRejected as exc:  # e.g. approvals disabled, or the bot authored the MR
+                return f"approval refused: {exc}"
+            return "approved"
+        if not approve and state.approved:
+            self.client.post(f"{self.mr}/unapprove")
+            return "unapproved" if done == "unchanged" else f"unapproved, {done}"
+        return done
+

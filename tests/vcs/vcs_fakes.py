@@ -1,0 +1,429 @@
+"""Loopback GitLab and GitHub servers (stdlib http.server on 127.0.0.1, ephemeral port) that
+behave like the documented REST APIs for the calls dualrag makes, including their validation:
+positions outside the diff are refused (GitLab 400, GitHub 422), bad tokens get 401, a vanished
+MR 404; faults (409/429/5xx...) can be queued per route; lists are paginated (X-Next-Page for
+GitLab, Link for GitHub, cursors for GitHub GraphQL). Used by tests and scripts/bench_publish.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+
+def diff_lines(diff: str) -> dict[str, dict]:
+    """Per new path: old path, the new lines (added/context) and old lines (context/removed) shown."""
+    files: dict[str, dict] = {}
+    cur = None
+    old = new = 0
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            m = re.match(r"diff --git a/(\S+) b/(\S+)", line)
+            cur = {"old_path": m.group(1), "new": {}, "old": {}}
+            files[m.group(2)] = cur
+        elif line.startswith("@@"):
+            m = re.match(r"@@ -(\d+)(?:,\d+)? \+(\d+)", line)
+            old, new = int(m.group(1)), int(m.group(2))
+        elif cur is None or line.startswith(("---", "+++", "index ", "new file", "deleted file", "\\")):
+            continue
+        elif line.startswith("+"):
+            cur["new"][new] = None
+            new += 1
+        elif line.startswith("-"):
+            cur["old"][old] = "-"
+            old += 1
+        elif line.startswith(" "):
+            cur["new"][new] = old
+            cur["old"][old] = " "
+            old += 1
+            new += 1
+    return files
+
+
+def file_sections(diff: str) -> list[tuple[str, str, str]]:
+    """(old path, new path, hunks text) per file of a git diff."""
+    out = []
+    for part in re.split(r"(?m)^(?=diff --git )", diff):
+        if not part.strip():
+            continue
+        m = re.match(r"diff --git a/(\S+) b/(\S+)", part)
+        body = part[part.index("@@"):] if "@@" in part else ""
+        out.append((m.group(1), m.group(2), body))
+    return out
+
+
+class FakeServer:
+    """Routes, auth, fault injection and a request log; subclasses add the API."""
+
+    auth_header = ""
+
+    def __init__(self, token: str, per_page_max: int = 100):
+        self.token = token
+        self.per_page_max = per_page_max
+        self.faults: list[dict] = []
+        self.log: list[tuple[str, str]] = []
+        self.forbidden = False
+        self.lock = threading.RLock()
+        self.next_id = 1000
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def _do(self):
+                fake._handle(self)
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _do
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def new_id(self) -> int:
+        with self.lock:
+            self.next_id += 1
+            return self.next_id
+
+    def fault(self, method: str, pattern: str, status: int, times: int = 1, headers: dict | None = None,
+              body: dict | None = None):
+        self.faults.append({"method": method, "rx": re.compile(pattern), "status": status, "times": times,
+                            "headers": headers or {}, "body": body or {"message": f"{status} injected"}})
+
+    def writes(self) -> int:
+        return sum(1 for m, _ in self.log if m != "GET" and not (m == "POST" and "graphql" in _ and False))
+
+    def authorized(self, h) -> bool:
+        raise NotImplementedError
+
+    def _handle(self, h):
+        url = urlparse(h.path)
+        length = int(h.headers.get("Content-Length") or 0)
+        raw = h.rfile.read(length) if length else b""
+        body = json.loads(raw) if raw else {}
+        with self.lock:
+            self.log.append((h.command, url.path))
+            for f in self.faults:
+                if f["times"] > 0 and f["method"] == h.command and f["rx"].search(url.path):
+                    f["times"] -= 1
+                    return self._send(h, f["status"], f["body"], f["headers"])
+            if not self.authorized(h):
+                # like the real APIs, say nothing about the token; some proxies echo headers: we do too
+                return self._send(h, 401, {"message": "401 Unauthorized",
+                                           "echo": h.headers.get(self.auth_header, "")})
+            if self.forbidden:
+                return self._send(h, 403, {"message": "403 Forbidden"})
+            query = {k: v[0] for k, v in parse_qs(url.query).items()}
+            try:
+                status, payload, headers = self.route(h.command, url.path, query, body)
+            except KeyError:
+                status, payload, headers = 404, {"message": "404 Not found"}, {}
+            return self._send(h, status, payload, headers)
+
+    def route(self, method, path, query, body):
+        raise NotImplementedError
+
+    def _send(self, h, status, payload, headers=None):
+        data = b"" if payload is None else json.dumps(payload).encode()
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            h.send_header(k, str(v))
+        h.end_headers()
+        h.wfile.write(data)
+
+    def page(self, items: list, query: dict, link_base: str | None = None):
+        per = min(int(query.get("per_page", 20)), self.per_page_max)
+        page = int(query.get("page", 1))
+        chunk = items[(page - 1) * per: page * per]
+        more = page * per < len(items)
+        headers = {}
+        if link_base is None:
+            headers["X-Next-Page"] = str(page + 1) if more else ""
+            headers["X-Page"] = str(page)
+        elif more:
+            headers["Link"] = f'<{self.url}{link_base}?per_page={per}&page={page + 1}>; rel="next"'
+        return 200, chunk, headers
+
+
+class FakeGitLab(FakeServer):
+    auth_header = "PRIVATE-TOKEN"
+
+    def __init__(self, token: str, *, project: str = "42", iid: int = 7, diff: str = "", bot: str = "dualrag-bot",
+                 base_sha: str = "b" * 40, start_sha: str = "s" * 40, head_sha: str = "h" * 40,
+                 require_line_code: bool = True, per_page_max: int = 100):
+        super().__init__(token, per_page_max)
+        self.project, self.iid, self.bot = project, iid, bot
+        self.refs = {"base_sha": base_sha, "start_sha": start_sha, "head_sha": head_sha}
+        self.require_line_code = require_line_code
+        self.discussions: list[dict] = []
+        self.approved_by: set[str] = set()
+        self.mr_exists = True
+        self.set_diff(diff)
+
+    def set_diff(self, diff: str, head_sha: str | None = None):
+        self.diff = diff
+        self.lines = diff_lines(diff)
+        if head_sha:
+            self.refs["head_sha"] = head_sha
+
+    def authorized(self, h):
+        return h.headers.get("PRIVATE-TOKEN") == self.token
+
+    # helpers for tests: humans acting on the MR
+    def human_note(self, body: str, author: str = "alice", discussion: dict | None = None) -> dict:
+        note = {"id": self.new_id(), "body": body, "author": {"username": author}, "system": False,
+                "resolvable": discussion is not None, "resolved": False}
+        if discussion is None:
+            self.discussions.append({"id": f"d{self.new_id()}", "individual_note": True, "notes": [note]})
+        else:
+            discussion["notes"].append(note)
+        return note
+
+    def bot_threads(self) -> list[dict]:
+        return [d for d in self.discussions if d["notes"][0].get("position")]
+
+    def resolve(self, d: dict, by: str = "alice", resolved: bool = True):
+        for n in d["notes"]:
+            if n.get("resolvable"):
+                n["resolved"] = resolved
+                n["resolved_by"] = {"username": by} if resolved else None
+
+    def summary_notes(self) -> list[dict]:
+        return [d["notes"][0] for d in self.discussions if "dualrag:summary" in d["notes"][0]["body"]]
+
+    def route(self, method, path, query, body):
+        base = f"/api/v4/projects/{self.project}/merge_requests/{self.iid}"
+        if path == "/api/v4/user" and method == "GET":
+            return 200, {"id": 1, "username": self.bot}, {}
+        if not path.startswith(base) or not self.mr_exists:
+            raise KeyError(path)
+        rest = path[len(base):]
+        if rest == "" and method == "GET":
+            return 200, {"iid": self.iid, "sha": self.refs["head_sha"], "diff_refs": dict(self.refs),
+                         "state": "opened"}, {}
+        if rest == "/diffs" and method == "GET":
+            items = [{"old_path": o, "new_path": n, "diff": d, "new_file": False, "deleted_file": False,
+                      "renamed_file": o != n} for o, n, d in file_sections(self.diff)]
+            return self.page(items, query)
+        if rest == "/discussions" and method == "GET":
+            return self.page(json.loads(json.dumps(self.discussions)), query)
+        if rest == "/discussions" and method == "POST":
+            return self._new_discussion(body)
+        m = re.fullmatch(r"/discussions/([\w-]+)(/notes)?", rest)
+        if m:
+            d = next(d for d in self.discussions if d["id"] == m.group(1))
+            if m.group(2) and method == "POST":
+                note = {"id": self.new_id(), "body": body["body"], "author": {"username": self.bot},
+                        "system": False, "resolvable": d["notes"][0]["resolvable"], "resolved": d["notes"][0]["resolved"]}
+                d["notes"].append(note)
+                return 201, note, {}
+            if method == "PUT":
+                self.resolve(d, by=self.bot, resolved=bool(body.get("resolved")))
+                return 200, d, {}
+        if rest == "/notes" and method == "POST":
+            note = {"id": self.new_id(), "body": body["body"], "author": {"username": self.bot}, "system": False,
+                    "resolvable": False, "resolved": False}
+            self.discussions.append({"id": f"d{self.new_id()}", "individual_note": True, "notes": [note]})
+            return 201, note, {}
+        m = re.fullmatch(r"/notes/(\d+)", rest)
+        if m and method == "PUT":
+            for d in self.discussions:
+                for n in d["notes"]:
+                    if n["id"] == int(m.group(1)):
+                        n["body"] = body["body"]
+                        return 200, n, {}
+            raise KeyError(rest)
+        if rest == "/approvals" and method == "GET":
+            return 200, {"approved_by": [{"user": {"username": u}} for u in sorted(self.approved_by)]}, {}
+        if rest == "/approve" and method == "POST":
+            if self.bot in self.approved_by:
+                return 401, {"message": "401 Unauthorized"}, {}
+            self.approved_by.add(self.bot)
+            return 201, {}, {}
+        if rest == "/unapprove" and method == "POST":
+            if self.bot not in self.approved_by:
+                raise KeyError(rest)
+            self.approved_by.discard(self.bot)
+            return 201, {}, {}
+        raise KeyError(rest)
+
+    def _new_discussion(self, body):
+        pos = body.get("position")
+        note = {"id": self.new_id(), "body": body["body"], "author": {"username": self.bot}, "system": False,
+                "resolvable": True, "resolved": False}
+        if pos:
+            error = self._check_position(pos)
+            if error:
+                return 400, {"message": f"400 Bad request - Note {{:line_code=>[\"{error}\"]}}"}, {}
+            note["position"] = pos
+        d = {"id": f"{self.new_id():x}" * 2, "individual_note": False, "notes": [note]}
+        self.discussions.append(d)
+        return 201, d, {}
+
+    def _check_position(self, pos) -> str | None:
+        for k in ("base_sha", "start_sha", "head_sha"):
+            if pos.get(k) != self.refs[k]:
+                return f"{k} does not match the merge request diff"
+        f = self.lines.get(pos.get("new_path"))
+        if f is None or f["old_path"] != pos.get("old_path"):
+            return "can't be blank"
+        new, old = pos.get("new_line"), pos.get("old_line")
+        if new is not None:
+            if new not in f["new"]:
+                return "must be a valid line code"
+            if f["new"][new] is not None and old != f["new"][new]:  # context line: both sides needed
+                return "must be a valid line code"
+        elif old is None or f["old"].get(old) != "-":
+            return "must be a valid line code"
+        if self.require_line_code:
+            sha = hashlib.sha1(pos["new_path"].encode()).hexdigest()
+            if pos.get("line_code") != f"{sha}_{old or 0}_{new or 0}":
+                return "must be a valid line code"
+        return None
+
+
+class FakeGitHub(FakeServer):
+    auth_header = "Authorization"
+
+    def __init__(self, token: str, *, repo: str = "acme/shop", number: int = 5, diff: str = "",
+                 bot: str = "github-actions[bot]", head_sha: str = "h" * 40, base_sha: str = "b" * 40,
+                 per_page_max: int = 100, thread_page: int = 100, allow_approve: bool = True):
+        super().__init__(token, per_page_max)
+        self.repo, self.number, self.bot = repo, number, bot
+        self.head_sha, self.base_sha = head_sha, base_sha
+        self.comments: list[dict] = []        # review comments
+        self.issue_comments: list[dict] = []
+        self.reviews: list[dict] = []
+        self.resolved: dict[int, str | None] = {}  # root comment id -> resolver login
+        self.thread_page = thread_page
+        self.allow_approve = allow_approve
+        self.pr_exists = True
+        self.set_diff(diff)
+
+    def set_diff(self, diff: str, head_sha: str | None = None):
+        self.diff = diff
+        self.lines = diff_lines(diff)
+        if head_sha:
+            self.head_sha = head_sha
+
+    def authorized(self, h):
+        return h.headers.get("Authorization") == f"Bearer {self.token}"
+
+    def human_comment(self, body: str, author: str = "alice") -> dict:
+        c = {"id": self.new_id(), "body": body, "user": {"login": author}}
+        self.issue_comments.append(c)
+        return c
+
+    def human_reply(self, root: dict, body: str, author: str = "alice") -> dict:
+        c = {"id": self.new_id(), "body": body, "user": {"login": author}, "in_reply_to_id": root["id"],
+             "path": root["path"], "line": root["line"]}
+        self.comments.append(c)
+        return c
+
+    def roots(self) -> list[dict]:
+        return [c for c in self.comments if "in_reply_to_id" not in c]
+
+    def summary_comments(self) -> list[dict]:
+        return [c for c in self.issue_comments if "dualrag:summary" in c["body"]]
+
+    def route(self, method, path, query, body):
+        if path == "/graphql" and method == "POST":
+            return self._graphql(body)
+        base = f"/repos/{self.repo}"
+        pr = f"{base}/pulls/{self.number}"
+        if not self.pr_exists and path.startswith(pr):
+            raise KeyError(path)
+        if path == pr and method == "GET":
+            return 200, {"number": self.number, "head": {"sha": self.head_sha}, "base": {"sha": self.base_sha}}, {}
+        if path == f"{pr}/files" and method == "GET":
+            items = [{"filename": n, "previous_filename": o, "status": "modified", "patch": d}
+                     for o, n, d in file_sections(self.diff)]
+            return self.page(items, query, link_base=path)
+        if path == f"{pr}/comments" and method == "POST":
+            f = self.lines.get(body.get("path"))
+            side, line = body.get("side", "RIGHT"), body.get("line")
+            ok = f is not None and body.get("commit_id") == self.head_sha and (
+                line in f["new"] if side == "RIGHT" else line in f["old"])
+            if not ok:
+                return 422, {"message": "Validation Failed", "errors": [
+                    {"resource": "PullRequestReviewComment", "code": "custom", "field": "pull_request_review_thread.line",
+                     "message": "could not be resolved"}]}, {}
+            c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot}, "path": body["path"],
+                 "line": line, "side": side, "commit_id": body["commit_id"]}
+            self.comments.append(c)
+            return 201, c, {}
+        m = re.fullmatch(rf"{pr}/comments/(\d+)/replies", path)
+        if m and method == "POST":
+            root = next(c for c in self.comments if c["id"] == int(m.group(1)))
+            c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot},
+                 "in_reply_to_id": root["id"], "path": root["path"], "line": root["line"]}
+            self.comments.append(c)
+            return 201, c, {}
+        if path == f"{base}/issues/{self.number}/comments":
+            if method == "GET":
+                return self.page(list(self.issue_comments), query, link_base=path)
+            c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot}}
+            self.issue_comments.append(c)
+            return 201, c, {}
+        m = re.fullmatch(rf"{base}/issues/comments/(\d+)", path)
+        if m and method == "PATCH":
+            c = next(c for c in self.issue_comments if c["id"] == int(m.group(1)))
+            c["body"] = body["body"]
+            return 200, c, {}
+        if path == f"{pr}/reviews":
+            if method == "GET":
+                return self.page(list(self.reviews), query, link_base=path)
+            event = body.get("event")
+            if event == "APPROVE" and not self.allow_approve:
+                return 422, {"message": "Unprocessable Entity",
+                             "errors": ["GitHub Actions is not permitted to approve pull requests."]}, {}
+            state = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
+            r = {"id": self.new_id(), "state": state, "body": body.get("body", ""), "user": {"login": self.bot},
+                 "commit_id": body.get("commit_id")}
+            self.reviews.append(r)
+            return 200, r, {}
+        m = re.fullmatch(rf"{pr}/reviews/(\d+)/dismissals", path)
+        if m and method == "PUT":
+            r = next(r for r in self.reviews if r["id"] == int(m.group(1)))
+            r["state"] = "DISMISSED"
+            return 200, r, {}
+        raise KeyError(path)
+
+    def _graphql(self, body):
+        q, v = body.get("query", ""), body.get("variables") or {}
+        if "reviewThreads" in q:
+            roots = self.roots()
+            start = int(v.get("after") or 0)
+            chunk = roots[start: start + self.thread_page]
+            nodes = []
+            for r in chunk:
+                thread = [r] + [c for c in self.comments if c.get("in_reply_to_id") == r["id"]]
+                resolver = self.resolved.get(r["id"])
+                nodes.append({"id": f"T_{r['id']}", "isResolved": r["id"] in self.resolved,
+                              "resolvedBy": {"login": resolver.removesuffix("[bot]")} if resolver else None,
+                              "path": r["path"], "line": r["line"], "originalLine": r["line"],
+                              "comments": {"nodes": [{"databaseId": c["id"], "body": c["body"],
+                                                      "author": {"login": c["user"]["login"].removesuffix("[bot]")}}
+                                                     for c in thread]}})
+            end = start + len(chunk)
+            return 200, {"data": {"repository": {"pullRequest": {"reviewThreads": {
+                "pageInfo": {"hasNextPage": end < len(roots), "endCursor": str(end)}, "nodes": nodes}}}}}, {}
+        if "resolveReviewThread" in q or "unresolveReviewThread" in q:
+            rid = int(v["id"].removeprefix("T_"))
+            if q.lstrip().startswith("mutation") and "unresolveReviewThread" in q:
+                self.resolved.pop(rid, None)
+            else:
+                self.resolved[rid] = self.bot
+            return 200, {"data": {"x": {"thread": {"id": v["id"]}}}}, {}
+        return 200, {"errors": [{"message": "unknown query"}]}, {}

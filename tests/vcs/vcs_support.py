@@ -1,0 +1,58 @@
+"""Shared data for the VCS tests: a two-file diff, its second push, findings, a fixed reviewer."""
+
+from __future__ import annotations
+
+from dualrag.config import load_settings
+from dualrag.diff import ingest
+from dualrag.review.model import Decision, Finding, Review
+
+TOKEN = "glpat-SECRET-token-0123456789"
+GH_TOKEN = "ghs_SECRETgithubTOKEN0123456789"
+
+DIFF = (
+    "diff --git a/src/App.java b/src/App.java\nindex 1111111..2222222 100644\n--- a/src/App.java\n+++ b/src/App.java\n"
+    "@@ -1,5 +1,6 @@\n class App {\n-  int a;\n+  int b;\n+  String pw = \"secret\";\n   void run() {\n"
+    "     call();\n   }\n"
+    "diff --git a/src/Util.java b/src/Util.java\nnew file mode 100644\nindex 0000000..3333333\n--- /dev/null\n"
+    "+++ b/src/Util.java\n@@ -0,0 +1,3 @@\n+class Util {\n+  static int x = 1;\n+}\n"
+)
+# The second push: the password line is gone (fixed), Util unchanged, a new line 2 in App.
+DIFF2 = (
+    "diff --git a/src/App.java b/src/App.java\nindex 1111111..4444444 100644\n--- a/src/App.java\n+++ b/src/App.java\n"
+    "@@ -1,5 +1,6 @@\n class App {\n-  int a;\n+  int b;\n+  Object o = null;\n   void run() {\n"
+    "     call();\n   }\n"
+    "diff --git a/src/Util.java b/src/Util.java\nnew file mode 100644\nindex 0000000..3333333\n--- /dev/null\n"
+    "+++ b/src/Util.java\n@@ -0,0 +1,3 @@\n+class Util {\n+  static int x = 1;\n+}\n"
+)
+
+
+def finding(path, line, severity="minor", category="quality", rule=None, title="t", message="m") -> Finding:
+    return Finding(path=path, line=line, severity=severity, category=category, rule_id=rule, title=title,
+                   message=message, source="llm")
+
+
+PW = finding("src/App.java", 3, "major", "security", "SEC-001", "Hard-coded password", "A password literal is in code.")
+CTX = finding("src/App.java", 4, "minor", "quality", None, "Method without doc", "run() has no documentation.")
+UTIL = finding("src/Util.java", 2, "info", "quality", "JAVA-7", "Mutable static", "Static field x is not final.")
+FAR = finding("src/App.java", 40, "minor", "quality", None, "Far away", "Outside the diff.")
+NULL = finding("src/App.java", 3, "minor", "quality", "JAVA-9", "Null field", "Field o is initialised to null.")
+
+
+_SETTINGS = load_settings(None)  # read once, before tests set CI variables
+
+
+def make_review(diff: str, findings, decision=Decision.APPROVED_WITH_COMMENTS, settings=None) -> Review:
+    changes = ingest(diff.encode(), settings or _SETTINGS)
+    return Review.of_changes(changes, decision=decision, findings=list(findings))
+
+
+class FixedReviewer:
+    """A review function returning a fixed Review, recording the priors it was given."""
+
+    def __init__(self, diff: str, findings, decision=Decision.APPROVED_WITH_COMMENTS):
+        self.diff, self.findings, self.decision = diff, list(findings), decision
+        self.priors: list = []
+
+    def __call__(self, diff: bytes, priors):
+        self.priors = list(priors)
+        return make_review(self.diff, self.findings, self.decision)
