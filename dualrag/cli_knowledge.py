@@ -117,7 +117,6 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
                  mode: str, store: str | None, fmt: str, config_file: str | None, debug: bool) -> None:
     """Rules for a piece of code or text: one hit per rule, best first."""
     from dualrag.retrieval.query import build_rule_query
-    from dualrag.retrieval.rules import RuleRetriever
     from dualrag.retrieval.stage import open_rule_retriever
 
     if (code_file is None) == (text is None):
@@ -138,9 +137,8 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
     project_type = "edi" if language.startswith("edi") else ("java" if language == "java" else None)
     query = build_rule_query(query_text, language=language, project_type=project_type)
     with open_rule_retriever(settings, notes) as retriever:
-        if retriever is None:
+        if retriever is None or not retriever.kbs:
             raise UserError("; ".join(notes) or "no knowledge base to search: run 'dualrag index rules' first")
-        assert isinstance(retriever, RuleRetriever)
         hits = retriever.retrieve(query, top_k=top_k, mode=mode)
     rows = [
         {
@@ -199,3 +197,12 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None, debug: bool) 
         table.add_row(escape(s["kb"]), str(s["rules"]), ", ".join(f"{k} {v}" for k, v in s["levels"].items()),
                       str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"))
     Console(highlight=False).print(table)
+
+
+def _attach_index_code() -> None:
+    from dualrag.cli_index import index_code
+
+    index.add_command(index_code)
+
+
+_attach_index_code()

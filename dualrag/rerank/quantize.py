@@ -32,21 +32,26 @@ def quantize(src_dir: str | Path, dst_dir: str | Path | None = None, *, per_chan
     dst.mkdir(parents=True, exist_ok=True)
     out = dst / INT8_MODEL_FILE
     with tempfile.TemporaryDirectory(prefix="dualrag-quant-") as tmp, _quiet():
-        source = folder.model_file
-        if optimize:
-            source = _fused(folder.model_file, Path(tmp) / "fused.onnx", folder.config) or source
-        try:
-            quantize_dynamic(
-                model_input=str(source),
-                model_output=str(out),
-                weight_type=QuantType.QInt8,
-                per_channel=per_channel,
-                op_types_to_quantize=["MatMul", "Attention"],
-                extra_options={"MatMulConstBOnly": True},
-            )
-        except Exception as exc:
-            out.unlink(missing_ok=True)
-            raise ModelError(f"{folder.model_file}: int8 quantisation failed: {_first_line(exc)}") from None
+        fused = _fused(folder.model_file, Path(tmp) / "fused.onnx", folder.config) if optimize else None
+        # Shape inference can fail on some fused graphs (exported attention variants); the
+        # plain graph then still quantises, only without the fused attention blocks.
+        sources = [fused, folder.model_file] if fused else [folder.model_file]
+        for attempt, source in enumerate(sources, start=1):
+            try:
+                quantize_dynamic(
+                    model_input=str(source),
+                    model_output=str(out),
+                    weight_type=QuantType.QInt8,
+                    per_channel=per_channel,
+                    op_types_to_quantize=["MatMul", "Attention"],
+                    extra_options={"MatMulConstBOnly": True},
+                )
+                break
+            except Exception as exc:
+                out.unlink(missing_ok=True)
+                if attempt == len(sources):
+                    raise ModelError(
+                        f"{folder.model_file}: int8 quantisation failed: {_first_line(exc)}") from None
     if dst.resolve() != folder.path.resolve():
         for name in (TOKENIZER_FILE, *SIDE_FILES):
             if (folder.path / name).is_file():

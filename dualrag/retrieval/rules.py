@@ -35,10 +35,10 @@ class RuleRetriever:
         self.embedder = embedder
         self.sparse = sparse
         self.kbs = list(kbs)
-        for kb in self.kbs:
-            store.check(kb, embedding_model=embedder.name, dim=embedder.dim, sparse_model=sparse.name)
 
     def retrieve(self, query: RuleQuery, *, top_k: int = 10, mode: Mode = "hybrid") -> list[RetrievedRule]:
+        if not self.kbs:
+            return []
         rule_filter = RuleFilter(
             project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
         )

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 from dualrag.chunking import Chunk, ChunkPlan
 from dualrag.config import Settings
@@ -24,13 +25,17 @@ from dualrag.retrieval.rules import RetrievedRule, RuleRetriever
 from dualrag.rulebook import load_bundled_cached
 
 CodeSource = Callable[[Chunk], Sequence[Candidate]]
+Reader = Callable[[str], "bytes | None"]
 _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]+")
 _RERANK_QUERY_CHARS = 2000
 
 
 @contextmanager
 def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRetriever | None]:
-    """The retriever over the configured knowledge bases, or None (with a note) when there is none."""
+    """The retriever over the configured knowledge bases, or None (with a note) when there is none.
+
+    While open, `retriever.store` is the store (the code side shares its client: an embedded
+    Qdrant admits one client at a time)."""
     from dualrag.embedding import Bm25Encoder, get_embedder
     from dualrag.store import open_store
 
@@ -54,7 +59,7 @@ def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRe
                 usable.append(kb)
             except UserError as exc:
                 notes.append(f"knowledge base '{kb}' skipped: {exc}")
-        yield RuleRetriever(store, embedder, sparse, usable) if usable else None
+        yield RuleRetriever(store, embedder, sparse, usable)
     except UserError as exc:
         notes.append(f"rule retrieval skipped: {exc}")
         yield None
@@ -74,6 +79,31 @@ def _index_bundled(store, kb: str, embedder, sparse, notes: list[str]) -> None:
         notes.append(f"re-indexed the bundled rules: the embedder changed to {embedder.name}")
     if report.added or report.updated:
         notes.append(f"indexed {report.added + report.updated} bundled rules into '{kb}'")
+
+
+def code_source(store, repo_root: Path | None, read_file: Reader | None, notes: list[str]) -> CodeSource | None:
+    """Code context for chunks: the repository's code index when it has one, else the checkout
+    itself (the touched files and what they import); nothing without a repository."""
+    if repo_root is None:
+        notes.append("code context skipped: review a repository (--repo) to bring definitions and callers")
+        return None
+    from dualrag.retrieval.code import CodeRetriever, RepoGraph, StoreGraph
+    from dualrag.store.code import CodeStore, repository_name
+
+    try:
+        graph = None
+        if store is not None:
+            code_store = CodeStore.sharing(store)
+            name = repository_name(repo_root.name)
+            if code_store.exists(name):
+                graph = StoreGraph(code_store, name, read_file=read_file)
+        if graph is None:
+            graph = RepoGraph.from_checkout(repo_root, read_file=read_file)
+            notes.append("code context from the checkout (no code index: 'dualrag index code' makes it faster)")
+    except UserError as exc:
+        notes.append(f"code context skipped: {exc}")
+        return None
+    return CodeRetriever(graph, read_file=read_file).candidates
 
 
 def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings) -> list[RuleQuery]:

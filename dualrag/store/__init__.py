@@ -14,6 +14,7 @@ from .config import StoreConfig
 from .errors import IndexMismatchError, StoreError, StoreLockedError, UnknownKnowledgeBaseError
 
 if TYPE_CHECKING:
+    from .code import CodeManifest, CodeStore, open_code_store
     from .filters import RuleFilter
     from .qdrant import (
         DENSE,
@@ -36,6 +37,7 @@ _LAZY = {
          "UpsertReport", "document_text", "open_store"),
         ".qdrant",
     ),
+    **dict.fromkeys(("CodeManifest", "CodeStore", "open_code_store"), ".code"),
 }
 
 
@@ -46,6 +48,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CodeManifest",
+    "CodeStore",
+    "open_code_store",
     "DENSE",
     "SCHEMA_VERSION",
     "SPARSE",

@@ -1,0 +1,321 @@
+"""Source files -> CodeSymbols (Java via tree-sitter, EDI `.flow`/`.dt` via dualrag.edi), with the
+references inside each member resolved to repository types where that is cheap.
+
+Shared by the offline indexer (indexers/code) and the index-less retriever (dualrag/retrieval/code):
+
+    parsed = parse_source(path, data)                  # ParsedFile: JavaFile or EDI units, note on failure
+    symbols = code_symbols(parsed, exists, repository="lang", blob="…")
+    refs = resolve_refs(parsed.java, decl, exists)     # ResolvedRef(kind, owner, name, argc, line)
+
+`exists(qualified) -> bool` says whether the repository declares a type; it turns guesses from
+imports, the package and wildcard imports into one qualified name, or into `~Name` (outside).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dualrag.diff.encoding import decode
+from dualrag.parsing.symbols import Decl, JavaFile, java_file, type_name
+from dualrag.units import MAX_SYMBOL_BODY, CodeSymbol
+
+Exists = Callable[[str], bool]
+MAX_SOURCE_BYTES = 4_000_000  # above this a file is reported and skipped (a generated monster)
+MAX_SOURCE_LINES = 60_000
+MAX_MEMBERS_PER_FILE = 2_000  # a class with more members is generated; its types and the first members are kept
+_JAVA_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
+
+
+def language_of(path: str) -> str | None:
+    low = path.lower()
+    if low.endswith(".java"):
+        return "java"
+    if low.endswith((".flow", ".dt")) or low.rsplit("/", 1)[-1] == "partners.xml":
+        return "edi"
+    return None
+
+
+@dataclass
+class ParsedFile:
+    path: str
+    language: str | None
+    java: JavaFile | None = None
+    edi: list[CodeSymbol] = field(default_factory=list)  # EDI units are complete once read
+    text: str = ""
+    encoding: str = "utf-8"
+    note: str | None = None  # why the file gave no or partial symbols
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedRef:
+    kind: str  # call | new | type | field | mref | super-call
+    owner: str  # qualified repository type, `~Name` outside the repository, "" unknown
+    name: str
+    argc: int
+    line: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.owner}#{self.name}/{self.argc}"
+
+
+def parse_source(path: str, data: bytes, *, max_bytes: int = MAX_SOURCE_BYTES,
+                 max_lines: int = MAX_SOURCE_LINES) -> ParsedFile:
+    """Parse one file's bytes. Never raises: problems become `note`."""
+    lang = language_of(path)
+    out = ParsedFile(path=path, language=lang)
+    if lang is None:
+        out.note = "not Java or EDI"
+        return out
+    if len(data) > max_bytes:
+        out.note = f"skipped: {len(data) / 1e6:.1f} MB is above {max_bytes / 1e6:.0f} MB"
+        return out
+    if b"\0" in data[:8000]:
+        out.note = "skipped: binary content"
+        return out
+    text, out.encoding = decode(data)
+    out.text = text
+    if lang == "java":
+        lines = text.count("\n") + 1
+        if lines > max_lines:
+            out.note = f"skipped: {lines:,} lines is above {max_lines:,} (generated?)"
+            out.text = ""
+            return out
+        out.java = java_file(text)
+        if out.java.error:
+            out.note = out.java.error
+        members = [d for d in out.java.decls if not d.is_type]
+        if len(members) > MAX_MEMBERS_PER_FILE:
+            keep = {id(d) for d in members[:MAX_MEMBERS_PER_FILE]}
+            out.java.decls = [d for d in out.java.decls if d.is_type or id(d) in keep]
+            out.note = (f"{len(members):,} members (generated?): only the first {MAX_MEMBERS_PER_FILE:,} indexed"
+                        + (f"; {out.note}" if out.note else ""))
+        return out
+    try:
+        out.edi = _edi_units(path, data)
+    except Exception as exc:  # noqa: BLE001 - one broken document never stops an index
+        out.note = f"EDI document not read: {type(exc).__name__}: {exc}"
+    return out
+
+
+# ----------------------------------------------------------------------------------- resolution
+
+
+def qualify(jf: JavaFile, written: str | None, exists: Exists, context: str = "") -> str:
+    """Qualified repository type for a written type name, `~Name` when it is not in the repository,
+    "" when nothing is written."""
+    if not written:
+        return ""
+    found = jf.qualify(written, exists, context=context)
+    if found:
+        return found[0]
+    name = type_name(written)
+    return f"~{name}" if name else ""
+
+
+def _declares(jf: JavaFile, owner: str, name: str) -> bool:
+    return any(d.owner == owner and d.name == name and d.kind == "method" for d in jf.decls)
+
+
+def resolve_refs(jf: JavaFile, decl: Decl, exists: Exists) -> list[ResolvedRef]:
+    """The references of a member with owners qualified (see module doc)."""
+    out: list[ResolvedRef] = []
+    own_type = next((d for d in jf.decls if d.is_type and _q(d) == decl.owner), None)
+    for r in decl.refs:
+        if r.kind == "type":
+            q = qualify(jf, r.receiver_type, exists, decl.owner)
+            if q and not q.startswith("~"):
+                out.append(ResolvedRef("type", q, q.rsplit(".", 1)[-1], -1, r.line))
+            continue
+        if r.kind == "new":
+            q = qualify(jf, r.receiver_type, exists, decl.owner)
+            out.append(ResolvedRef("new", q, (q.lstrip("~") or r.name).rsplit(".", 1)[-1], r.argc, r.line))
+            continue
+        if r.kind == "super-call":
+            if r.receiver_type == "super":
+                sup = own_type.supertypes[0] if own_type and own_type.kind == "class" and own_type.supertypes else ""
+                q = qualify(jf, sup, exists, _outer(decl.owner)) if sup else "~Object"
+            else:
+                q = decl.owner
+            out.append(ResolvedRef("new", q, q.lstrip("~").rsplit(".", 1)[-1], r.argc, r.line))
+            continue
+        owner = ""
+        if r.receiver is None:  # unqualified: this type or an outer one, a static import, else inherited
+            scope = decl.owner
+            while scope and not _declares(jf, scope, r.name):
+                scope = scope.rpartition(".")[0] if "." in scope else ""
+                if jf.package and scope == jf.package:
+                    scope = ""
+            if scope:
+                owner = scope
+            elif r.name in jf.static_imports:
+                owner = qualify(jf, jf.static_imports[r.name], exists) or jf.static_imports[r.name]
+            elif r.kind == "call":
+                owner = decl.owner
+        elif r.receiver_type == "super":
+            sup = own_type.supertypes[0] if own_type and own_type.supertypes else ""
+            owner = qualify(jf, sup, exists, _outer(decl.owner)) if sup else "~Object"
+        elif r.receiver_type:
+            owner = qualify(jf, r.receiver_type, exists, decl.owner)
+        out.append(ResolvedRef(r.kind, owner, r.name, r.argc, r.line))
+    return out
+
+
+def _outer(owner: str) -> str:
+    return owner.rpartition(".")[0]
+
+
+def _q(d: Decl) -> str:
+    return f"{d.owner}.{d.name}" if d.owner else d.name
+
+
+# ----------------------------------------------------------------------------------- symbols
+
+
+def code_symbols(parsed: ParsedFile, exists: Exists, *, repository: str, commit: str = "",
+                 blob: str = "") -> list[CodeSymbol]:
+    """The CodeSymbols of one parsed file, plus one `file` symbol that records its blob (so a file
+    without declarations is not parsed again by an incremental index)."""
+    path = parsed.path
+    out: list[CodeSymbol] = []
+    jf = parsed.java
+    if jf is not None:
+        seen: set[str] = set()
+        lines = parsed.text.split("\n")
+        for d in jf.decls:
+            qualified = d.qualified
+            sid = f"{path}#{qualified}"
+            if sid in seen:  # anonymous classes in one method may repeat a name
+                sid = f"{sid}@{d.start}"
+            seen.add(sid)
+            calls, names, fields, types = [], [], [], []
+            for r in resolve_refs(jf, d, exists):
+                if r.kind in ("call", "new", "mref", "super-call"):
+                    calls.append(r.key)
+                    names.append(r.name)
+                elif r.kind == "field":
+                    fields.append(f"{r.owner}#{r.name}")
+                elif r.kind == "type":
+                    types.append(r.owner)
+            body = d.body
+            if d.is_type:
+                body = d.signature + " { … }"
+            elif not body:
+                body = "\n".join(lines[d.start - 1 : d.end])
+            out.append(CodeSymbol(
+                symbol_id=sid, kind=d.kind, language="java", name=d.name if d.kind != "constructor" else d.name,
+                qualified_name=qualified, owner=d.owner, path=path, start_line=d.start, end_line=d.end,
+                signature=d.signature, doc=d.doc, body=body[: MAX_SYMBOL_BODY + 40], params=list(d.params),
+                type=d.type, static=d.static,
+                supertypes=[qualify(jf, s, exists, _outer(_q(d))) for s in d.supertypes] if d.is_type else [],
+                calls=_uniq(calls), call_names=_uniq(names), field_refs=_uniq(fields), type_refs=_uniq(types),
+                imports=_imports(jf) if d.is_type and d.owner == jf.package else [],
+                repository=repository, commit=commit, blob=blob,
+            ))
+    out.extend(s.model_copy(update={"repository": repository, "commit": commit, "blob": blob}) for s in parsed.edi)
+    package = jf.package if jf is not None else ""
+    out.append(CodeSymbol(
+        symbol_id=f"{path}#<file>", kind="file", language="edi" if parsed.language == "edi" else "java",
+        name=posixpath.basename(path), qualified_name=path, owner=package, path=path, start_line=1,
+        end_line=max(1, parsed.text.count("\n") + 1), signature=parsed.note or "",
+        imports=_imports(jf) if jf is not None else [],
+        repository=repository, commit=commit, blob=blob,
+    ))
+    return out
+
+
+def _imports(jf: JavaFile) -> list[str]:
+    return (list(jf.imports) + [f"{w}.*" for w in jf.wildcards]
+            + [f"static {t}.{m}" for m, t in jf.static_imports.items()] + [f"static {t}.*" for t in jf.static_wildcards])
+
+
+def _uniq(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(i for i in items if i))
+
+
+# ----------------------------------------------------------------------------------- EDI
+
+
+def _edi_units(path: str, data: bytes) -> list[CodeSymbol]:
+    from dualrag.edi.model import kind_of
+    from dualrag.edi.reader import read_document
+
+    kind = kind_of(path)
+    if kind is None:
+        return []
+    doc = read_document(path, kind, data)
+    root = doc.root
+    if root is None:
+        return []
+    text_lines = decode(data)[0].split("\n")
+    folder = posixpath.dirname(path)
+
+    def rel(target: str) -> str:
+        return posixpath.normpath(posixpath.join(folder, target)) if target else ""
+
+    def span(node) -> tuple[int, int]:
+        # the element's last line: the line before the next sibling / the parent's end
+        end = _end_line(node, len(text_lines))
+        return node.line, end
+
+    def body(start: int, end: int) -> str:
+        return "\n".join(text_lines[start - 1 : end])[:MAX_SYMBOL_BODY]
+
+    units: list[CodeSymbol] = []
+    doc_id = root.get("id") or posixpath.splitext(posixpath.basename(path))[0]
+
+    def add(kind: str, name: str, qualified: str, node, refs: list[str], owner: str = "") -> None:
+        start, end = span(node)
+        head = " ".join(f'{k}="{v}"' for k, v in node.attrs.items())
+        units.append(CodeSymbol(
+            symbol_id=f"{path}#{qualified}", kind=kind, language="edi", name=name, qualified_name=qualified,
+            owner=owner, path=path, start_line=start, end_line=end, signature=f"<{node.tag} {head}>"[:300],
+            body=body(start, end), refs=_uniq(refs), call_names=[r.split(":", 1)[1] for r in refs if ":" in r],
+            repository="",
+        ))
+
+    if kind == "flow":
+        refs = [f"partner:{root.get('partner')}"] if root.get("partner") else []
+        steps = []
+        for node in root.iter():
+            if node is root:
+                continue
+            r = []
+            if node.get("transform"):
+                r.append(f"dt:{rel(node.get('transform'))}")
+            if node.tag == "route" and node.get("flow"):
+                r.append(f"flow:{rel(node.get('flow'))}")
+            if node.get("channel"):
+                r.append(f"channel:{node.get('channel')}")
+            if node.tag in ("receive", "send", "deduplicate", "validate", "translate", "route") and node.get("id"):
+                steps.append((node, r))
+            refs += [x for x in r if not x.startswith("channel:")]
+        add("edi-flow", doc_id, doc_id, root, refs)
+        for node, r in steps:
+            add("edi-step", node.get("id"), f"{doc_id}/{node.get('id')}", node, r, owner=doc_id)
+    elif kind == "dt":
+        refs = [f"partner:{root.get('partner')}"] if root.get("partner") else []
+        add("edi-transform", doc_id, doc_id, root, refs)
+        for node in root.iter("map"):
+            to = node.get("to")
+            if to:
+                r = [f"field:{node.get('from')}"] if node.get("from") else []
+                add("edi-mapping", to, f"{doc_id}/map[to={to}]@{node.line}", node, r, owner=doc_id)
+    elif kind == "partners":
+        for node in root.iter("partner"):
+            if node.get("id"):
+                add("edi-partner", node.get("id"), f"partner:{node.get('id')}", node, [])
+    return units
+
+
+def _end_line(node, last: int) -> int:
+    parent = node.parent
+    if parent is None:
+        return last
+    siblings = parent.children
+    i = siblings.index(node)
+    if i + 1 < len(siblings):
+        return max(node.line, siblings[i + 1].line - 1)
+    return max(node.line, _end_line(parent, last) - 1 if parent.parent is not None else last - 1)

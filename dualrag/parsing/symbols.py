@@ -1,0 +1,461 @@
+"""Java symbols with tree-sitter: declarations, Javadoc, and what each member uses.
+
+    from dualrag.parsing.symbols import java_file
+    jf = java_file(text)                 # never raises; jf.error says why structure is not trusted
+    jf.package, jf.imports, jf.decls     # decls: types, fields, methods, constructors (source order)
+    d.refs                               # call sites, `new`, type references and method references
+    jf.qualify("Foo", exists)            # a simple or dotted type name -> qualified, via imports
+
+A reference keeps the receiver's *type* when that is cheap to know: `this`, a parameter, a local,
+a field of the enclosing types, a type name (static call), `new T()`; a chained receiver stays
+unresolved (its name is kept). Everything runs on one tree-sitter query (C), so a 10,000-line
+class costs one parse plus a walk over the captured nodes only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from tree_sitter import Node, Query, QueryCursor
+
+from dualrag.parsing._ts import end_line_of, line_of, parse, parser, text_of
+from dualrag.parsing.java import _CALLABLES, _TYPES, _head, _param_types
+
+MAX_BODY_CHARS = 4000
+_QUERY = """
+[(class_declaration) (interface_declaration) (enum_declaration) (record_declaration)
+ (annotation_type_declaration) (method_declaration) (constructor_declaration)
+ (compact_constructor_declaration) (field_declaration) (constant_declaration)] @decl
+(method_invocation) @call
+(object_creation_expression) @new
+(method_reference) @mref
+(explicit_constructor_invocation) @ctor
+(type_identifier) @type
+(field_access) @field
+(local_variable_declaration) @local
+(formal_parameter) @local
+(spread_parameter) @local
+(catch_formal_parameter) @local
+(enhanced_for_statement) @local
+(resource) @local
+(lambda_expression) @lambda
+"""
+_SPACE = re.compile(r"\s+")
+_GENERIC = re.compile(r"<.*>", re.S)
+_JAVA_LANG = frozenset(
+    "Object String StringBuilder StringBuffer Integer Long Short Byte Character Boolean Double Float Number "
+    "Math System Class Enum Iterable Comparable CharSequence Runnable Thread Exception RuntimeException Error "
+    "Throwable IllegalArgumentException IllegalStateException NullPointerException Override Deprecated "
+    "SuppressWarnings FunctionalInterface SafeVarargs Void Cloneable AutoCloseable".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A use inside a declaration. kind: call | new | type | mref | field | super-call."""
+
+    kind: str
+    name: str  # method, field or type name (simple)
+    line: int
+    receiver: str | None = None  # receiver text when it has one (`this`, `list`, `Util`, `a.b()`)
+    receiver_type: str | None = None  # the receiver's type as written (simple or dotted), when known
+    argc: int = -1  # arguments of a call, -1 = unknown
+
+
+@dataclass(slots=True)
+class Decl:
+    kind: str  # class interface enum record annotation | field | method constructor
+    name: str  # simple name
+    owner: str  # qualified name of the enclosing type ("" for a top-level type in the default package)
+    signature: str  # declaration head, one line
+    start: int
+    end: int
+    params: tuple[str, ...] = ()  # parameter types as written (methods, constructors)
+    type: str = ""  # return type (methods) or field type
+    doc: str = ""
+    supertypes: tuple[str, ...] = ()  # as written (types)
+    static: bool = False
+    body: str = ""
+    refs: list[Ref] = field(default_factory=list)
+    locals: dict[str, str] = field(default_factory=dict)  # name -> type as written
+
+    @property
+    def qualified(self) -> str:
+        """com.acme.Foo.bar(int,String) for callables, com.acme.Foo.Inner for types, com.acme.Foo.x for fields."""
+        base = f"{self.owner}.{self.name}" if self.owner else self.name
+        return f"{base}({','.join(self.params)})" if self.kind in ("method", "constructor") else base
+
+    @property
+    def is_type(self) -> bool:
+        return self.kind in _TYPE_KINDS
+
+
+_TYPE_KINDS = frozenset(_TYPES.values())
+
+
+@dataclass(slots=True)
+class JavaFile:
+    package: str = ""
+    imports: tuple[str, ...] = ()  # single-type imports, qualified
+    wildcards: tuple[str, ...] = ()  # packages (or types) imported with .*
+    static_imports: dict[str, str] = field(default_factory=dict)  # member name -> qualified type
+    static_wildcards: tuple[str, ...] = ()  # types whose static members are imported with .*
+    decls: list[Decl] = field(default_factory=list)
+    error: str | None = None  # syntax errors: symbols may be incomplete
+
+    def types(self) -> list[Decl]:
+        return [d for d in self.decls if d.is_type]
+
+    def qualify(self, written: str, exists: Callable[[str], bool] | None = None, *,
+                context: str = "") -> list[str]:
+        """Qualified candidates for a type name as written in this file, best first.
+
+        Order: a nested type of `context` (or of its outer types), a type declared in this file,
+        an explicit import, the same package, wildcard imports. `exists(q)` (does the repository
+        declare q?) removes guesses; without it every guess is returned.
+        """
+        name = _type_name(written)
+        if not name or name[0].islower() and "." not in name:
+            return []
+        head, _, rest = name.partition(".")
+        out: list[str] = []
+        # nested in the enclosing types, innermost first
+        scope = context
+        while scope:
+            out.append(f"{scope}.{name}")
+            scope = scope.rpartition(".")[0] if "." in scope else ""
+            if self.package and scope == self.package:
+                break
+        declared = {d.name: d for d in self.decls if d.is_type}
+        if head in declared:
+            out.append(_join(declared[head].owner, declared[head].name) + (f".{rest}" if rest else ""))
+        for imp in self.imports:
+            if imp.rsplit(".", 1)[-1] == head:
+                out.append(imp + (f".{rest}" if rest else ""))
+        out.append(_join(self.package, name))
+        out += [f"{w}.{name}" for w in self.wildcards]
+        if "." in name and name[0].islower():
+            out.append(name)  # already qualified (java.util.List)
+        seen = list(dict.fromkeys(out))
+        if exists is None:
+            return seen
+        return [q for q in seen if exists(q)]
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix and name else prefix or name
+
+
+def _type_name(written: str) -> str:
+    """`final Map<String, List<X>>[]` -> `Map`; `Map.Entry<K,V>` -> `Map.Entry`; `int` -> ``."""
+    t = _GENERIC.sub("", written or "").replace("...", "").replace("[]", "").strip()
+    t = t.split()[-1] if t else ""
+    if t.startswith("@"):
+        return ""
+    return t if t and (t[0].isupper() or "." in t) else ""
+
+
+def type_name(written: str) -> str:
+    return _type_name(written)
+
+
+@lru_cache(maxsize=1)
+def _query() -> Query:
+    return Query(parser("java").language, _QUERY)
+
+
+def java_file(text: str) -> JavaFile:
+    """Declarations and references of one Java source text. Never raises."""
+    try:
+        root = parse("java", text)
+    except Exception as exc:  # noqa: BLE001 - a grammar problem degrades to "no symbols"
+        return JavaFile(error=f"cannot parse: {exc}")
+    jf = JavaFile()
+    imports, wildcards, static_wild = [], [], []
+    for child in root.named_children:
+        if child.type == "package_declaration":
+            jf.package = _SPACE.sub("", text_of(child).removeprefix("package").rstrip(";")).strip()
+            jf.package = re.sub(r"^(@\w[\w.]*(\([^)]*\))?)+", "", jf.package)
+        elif child.type == "import_declaration":
+            raw = _SPACE.sub(" ", text_of(child)).strip().removeprefix("import ").rstrip(";").strip()
+            static = raw.startswith("static ")
+            target = raw.removeprefix("static ").replace(" ", "")
+            if target.endswith(".*"):
+                (static_wild if static else wildcards).append(target[:-2])
+            elif static:
+                owner, _, member = target.rpartition(".")
+                jf.static_imports[member] = owner
+            else:
+                imports.append(target)
+    jf.imports, jf.wildcards, jf.static_wildcards = tuple(imports), tuple(wildcards), tuple(static_wild)
+    captures = QueryCursor(_query()).captures(root)
+    decl_nodes = sorted(captures.get("decl", ()), key=lambda n: (n.start_byte, -n.end_byte))
+    decls: list[Decl] = []
+    spans: list[tuple[int, int]] = []
+    for node in decl_nodes:
+        for decl in _decls(node, jf.package, text):
+            decls.append(decl)
+            spans.append((node.start_byte, node.end_byte))
+    jf.decls = decls
+    starts = [s for s, _ in spans]
+
+    def owner_of(node: Node) -> Decl | None:
+        """Innermost member (not type) declaration containing the node."""
+        b = node.start_byte
+        i = bisect.bisect_right(starts, b) - 1
+        best = None
+        while i >= 0:
+            s, e = spans[i]
+            if s <= b < e:
+                if not decls[i].is_type:
+                    return decls[i]
+                best = best or decls[i]
+                # a type containing the node: no member around it
+                return None
+            i -= 1
+        return best
+
+    def type_owner(node: Node) -> Decl | None:
+        b = node.start_byte
+        i = bisect.bisect_right(starts, b) - 1
+        while i >= 0:
+            s, e = spans[i]
+            if s <= b < e and decls[i].is_type:
+                return decls[i]
+            i -= 1
+        return None
+
+    # locals first: a call's receiver may be declared after the call in source order (fields)
+    for node in captures.get("local", ()):
+        decl = owner_of(node)
+        if decl is None:
+            continue
+        for name, written in _local_names(node):
+            decl.locals.setdefault(name, written)
+    fields: dict[str, dict[str, str]] = {}  # type qualified -> field -> type
+    for d in decls:
+        if d.kind == "field":
+            fields.setdefault(d.owner, {})[d.name] = d.type
+
+    def receiver_type(obj: Node, decl: Decl) -> tuple[str | None, str | None]:
+        raw = text_of(obj)
+        if obj.type == "this":
+            return raw, decl.owner.rsplit(".", 1)[-1] if decl.owner else None
+        if obj.type == "super":
+            return raw, "super"
+        if obj.type == "identifier":
+            if raw in decl.locals:
+                return raw, _type_name(decl.locals[raw]) or None
+            scope = decl.owner
+            while scope:
+                if raw in fields.get(scope, {}):
+                    return raw, _type_name(fields[scope][raw]) or None
+                scope = scope.rpartition(".")[0]
+            return raw, raw if raw[:1].isupper() else None
+        if obj.type == "field_access":
+            inner = obj.child_by_field_name("object")
+            name = text_of(obj.child_by_field_name("field"))
+            if inner is not None and inner.type == "this":
+                t = fields.get(decl.owner, {}).get(name)
+                return raw, _type_name(t) if t else None
+            if raw[:1].islower() and all(p[:1].islower() for p in raw.split(".")[:-1]) and name[:1].isupper():
+                return raw, raw  # a qualified type name: java.util.Collections
+            return raw, None
+        if obj.type in ("scoped_identifier", "scoped_type_identifier", "type_identifier"):
+            return raw, raw
+        if obj.type == "object_creation_expression":
+            return raw, _type_name(text_of(obj.child_by_field_name("type"))) or None
+        if obj.type == "parenthesized_expression" and obj.named_child_count == 1 and \
+                obj.named_children[0].type == "cast_expression":
+            return raw, _type_name(text_of(obj.named_children[0].child_by_field_name("type"))) or None
+        return raw, None
+
+    for node in captures.get("call", ()):
+        decl = owner_of(node)
+        if decl is None:
+            continue
+        name = text_of(node.child_by_field_name("name"))
+        args = node.child_by_field_name("arguments")
+        argc = args.named_child_count if args is not None else -1
+        obj = node.child_by_field_name("object")
+        if obj is None:
+            recv, rtype = None, None
+        else:
+            recv, rtype = receiver_type(obj, decl)
+        decl.refs.append(Ref("call", name, line_of(node), recv, rtype, argc))
+    for node in captures.get("new", ()):
+        decl = owner_of(node)
+        if decl is None:
+            continue
+        written = _type_name(text_of(node.child_by_field_name("type")))
+        args = node.child_by_field_name("arguments")
+        if written:
+            decl.refs.append(Ref("new", written.rsplit(".", 1)[-1], line_of(node), None, written,
+                                 args.named_child_count if args is not None else -1))
+    for node in captures.get("ctor", ()):
+        decl = owner_of(node)
+        if decl is None:
+            continue
+        which = node.child_by_field_name("constructor")
+        args = node.child_by_field_name("arguments")
+        decl.refs.append(Ref("super-call", text_of(which), line_of(node), text_of(which),
+                             "super" if which is not None and which.type == "super" else "this",
+                             args.named_child_count if args is not None else -1))
+    for node in captures.get("mref", ()):
+        decl = owner_of(node)
+        kids = node.named_children
+        if decl is None or len(kids) < 2:
+            continue
+        obj, name = kids[0], text_of(kids[-1])
+        recv, rtype = receiver_type(obj, decl)
+        decl.refs.append(Ref("mref", name, line_of(node), recv, rtype, -1))
+    for node in captures.get("field", ()):
+        decl = owner_of(node)
+        if decl is None:
+            continue
+        obj = node.child_by_field_name("object")
+        name = text_of(node.child_by_field_name("field"))
+        if obj is None or not name:
+            continue
+        recv, rtype = receiver_type(obj, decl)
+        decl.refs.append(Ref("field", name, line_of(node), recv, rtype, -1))
+    for node in captures.get("type", ()):
+        parent = node.parent
+        if parent is not None and parent.type == "scoped_type_identifier" and parent.named_children[0] is not node:
+            continue  # the inner part of Outer.Inner is counted with the whole
+        written = text_of(parent) if parent is not None and parent.type == "scoped_type_identifier" else text_of(node)
+        if not written[:1].isupper():
+            continue
+        decl = owner_of(node) or type_owner(node)
+        if decl is not None and written != decl.name:
+            decl.refs.append(Ref("type", written.rsplit(".", 1)[-1], line_of(node), None, written, -1))
+    for d in decls:
+        d.refs.sort(key=lambda r: r.line)
+    if root.has_error:
+        jf.error = f"syntax error near line {_first_error(root)}: symbols may be incomplete"
+    return jf
+
+
+def _first_error(root: Node) -> int:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            return node.start_point.row + 1
+        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+    return 1
+
+
+def _local_names(node: Node) -> list[tuple[str, str]]:
+    t = node.type
+    if t in ("local_variable_declaration",):
+        written = text_of(node.child_by_field_name("type"))
+        return [(text_of(d.child_by_field_name("name")), written)
+                for d in node.named_children if d.type == "variable_declarator"]
+    if t in ("formal_parameter", "resource"):
+        return [(text_of(node.child_by_field_name("name")), text_of(node.child_by_field_name("type")))]
+    if t == "enhanced_for_statement":
+        return [(text_of(node.child_by_field_name("name")), text_of(node.child_by_field_name("type")))]
+    if t == "spread_parameter":
+        kinds = [c for c in node.named_children if c.type not in ("modifiers", "variable_declarator")]
+        names = [c for c in node.named_children if c.type == "variable_declarator"]
+        if kinds and names:
+            return [(text_of(names[0].child_by_field_name("name")), text_of(kinds[0]) + "[]")]
+    if t == "catch_formal_parameter":
+        ctype = next((c for c in node.named_children if c.type == "catch_type"), None)
+        first = ctype.named_children[0] if ctype is not None and ctype.named_child_count else None
+        return [(text_of(node.child_by_field_name("name")), text_of(first))]
+    return []
+
+
+def _doc(node: Node) -> str:
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type == "line_comment":
+        prev = prev.prev_named_sibling
+    if prev is not None and prev.type == "block_comment":
+        raw = text_of(prev)
+        if raw.startswith("/**"):
+            lines = [re.sub(r"^\s*\*?\s?", "", ln) for ln in raw[3:-2].splitlines()]
+            return "\n".join(ln.rstrip() for ln in lines).strip()[:1500]
+    return ""
+
+
+def _owner(node: Node, package: str) -> str:
+    names = []
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _TYPES:
+            names.append(text_of(parent.child_by_field_name("name")))
+        elif parent.type == "object_creation_expression":
+            names.append(f"new {_type_name(text_of(parent.child_by_field_name('type')))}")
+        elif parent.type in _CALLABLES:  # a local class: named under its method
+            names.append(text_of(parent.child_by_field_name("name")) or parent.type)
+        parent = parent.parent
+    return _join(package, ".".join(reversed(names)))
+
+
+def _is_static(node: Node) -> bool:
+    mods = next((c for c in node.named_children if c.type == "modifiers"), None)
+    return mods is not None and "static" in text_of(mods).split()
+
+
+def _body(node: Node, text_limit: int = MAX_BODY_CHARS) -> str:
+    raw = node.text[:text_limit + 1].decode("utf-8", "replace") if node.text else ""
+    return raw if len(raw) <= text_limit else raw[:text_limit] + "\n    /* … body capped … */"
+
+
+def _decls(node: Node, package: str, text: str) -> list[Decl]:
+    owner = _owner(node, package)
+    start, end = line_of(node), end_line_of(node)
+    doc = _doc(node)
+    t = node.type
+    if t in _TYPES:
+        supers: list[str] = []
+        for fname in ("superclass", "interfaces"):
+            part = node.child_by_field_name(fname)
+            if part is not None:
+                supers += _type_list(part)
+        ext = next((c for c in node.named_children if c.type == "extends_interfaces"), None)
+        if ext is not None:
+            supers += _type_list(ext)
+        body = node.child_by_field_name("body")
+        head = _head(node)
+        return [Decl(kind=_TYPES[t], name=text_of(node.child_by_field_name("name")), owner=owner, signature=head,
+                     start=start, end=end, doc=doc, supertypes=tuple(supers), static=_is_static(node),
+                     body=head + (" { … }" if body is not None else ""))]
+    if t in ("field_declaration", "constant_declaration"):
+        written = _SPACE.sub("", text_of(node.child_by_field_name("type")))
+        head = _SPACE.sub(" ", re.sub(r"/\*.*?\*/|//[^\n]*", " ", text_of(node), flags=re.S)).strip()
+        out = []
+        for d in node.named_children:
+            if d.type == "variable_declarator":
+                out.append(Decl(kind="field", name=text_of(d.child_by_field_name("name")), owner=owner,
+                                signature=head[:300], start=start, end=end, type=written, doc=doc,
+                                static=_is_static(node) or t == "constant_declaration", body=_body(node)))
+        return out
+    if t in ("method_declaration", "constructor_declaration", "compact_constructor_declaration"):
+        kind = "method" if t == "method_declaration" else "constructor"
+        params = tuple(_param_types(node.child_by_field_name("parameters")))
+        name = text_of(node.child_by_field_name("name"))
+        return [Decl(kind=kind, name=name, owner=owner, signature=_head(node), start=start, end=end,
+                     params=params, type=_SPACE.sub("", text_of(node.child_by_field_name("type"))), doc=doc,
+                     static=_is_static(node), body=_body(node))]
+    return []
+
+
+def _type_list(node: Node) -> list[str]:
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("type_identifier", "scoped_type_identifier", "generic_type"):
+            name = _type_name(text_of(n))
+            if name:
+                out.append(name)
+            continue
+        stack.extend(reversed(n.named_children))
+    return out

@@ -1,0 +1,182 @@
+"""Repositories into code symbols in the store: `index_repository(path, store)`.
+
+Walks the files git tracks at a commit (so `.gitignore` holds), drops what the diff noise filter
+drops (vendored, generated, lock files; generated markers in the first lines), skips symlinks and
+submodules, parses Java and EDI files (dualrag.parsing.code_symbols) and writes one point per
+symbol. Incremental by git blob hash: a file whose blob is stored already is not read, a file
+that vanished (or became noise) has its symbols removed. Nothing is written before every changed
+file is parsed and encoded, and the write itself is all or nothing (CodeStore.apply).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dualrag.config import NoiseConfig
+from dualrag.diff.noise import NoiseFilter
+from dualrag.diff.paths import unsafe_reason
+from dualrag.diff.source import GitRepo
+from dualrag.embedding.base import Embedder
+from dualrag.embedding.sparse import Bm25Encoder
+from dualrag.errors import SourceError
+from dualrag.parsing.code_symbols import ParsedFile, code_symbols, language_of, parse_source
+from dualrag.store.code import CodeStore, repository_name
+from dualrag.units import CodeSymbol
+
+__all__ = ["IndexReport", "TreeEntry", "index_repository", "list_tree", "read_blobs"]
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    mode: str
+    blob: str
+    path: str
+
+
+@dataclass
+class IndexReport:
+    repository: str
+    commit: str
+    files: int = 0  # Java/EDI files indexed at the commit
+    parsed: int = 0  # of them read and parsed in this run
+    unchanged: int = 0
+    removed: int = 0  # files whose symbols were removed
+    symbols: int = 0  # symbols of the parsed files
+    written: int = 0
+    deleted: int = 0
+    seconds: float = 0.0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # parsed with problems
+
+    def summary(self) -> str:
+        return (f"{self.repository}@{self.commit[:10]}: {self.files} files ({self.parsed} parsed, {self.unchanged} "
+                f"unchanged, {self.removed} removed), {self.symbols} symbols parsed, {self.written} written, "
+                f"{self.deleted} deleted, {len(self.skipped)} skipped, {self.seconds:.2f} s")
+
+
+def list_tree(repo: GitRepo, commit: str) -> list[TreeEntry]:
+    out = subprocess.run(["git", "-C", str(repo.root), "ls-tree", "-r", "-z", "--full-tree", commit],
+                         capture_output=True, check=False)
+    if out.returncode != 0:
+        raise SourceError(f"git ls-tree failed in {repo.root}: {out.stderr.decode('utf-8', 'replace').strip()}")
+    entries = []
+    for item in filter(None, out.stdout.split(b"\0")):
+        meta, _, path = item.partition(b"\t")
+        mode, _kind, blob = meta.decode().split()
+        entries.append(TreeEntry(mode, blob, path.decode("utf-8", "surrogateescape")))
+    return entries
+
+
+def read_blobs(repo: GitRepo, blobs: list[str]) -> dict[str, bytes]:
+    """Blob contents by hash through one `git cat-file --batch` process."""
+    if not blobs:
+        return {}
+    proc = subprocess.Popen(["git", "-C", str(repo.root), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out: dict[str, bytes] = {}
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        import threading
+
+        def feed() -> None:
+            for b in blobs:
+                proc.stdin.write(b.encode() + b"\n")
+            proc.stdin.close()
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        for _ in blobs:
+            header = proc.stdout.readline().split()
+            if len(header) < 3:
+                continue
+            size = int(header[2])
+            out[header[0].decode()] = proc.stdout.read(size)
+            proc.stdout.read(1)
+        writer.join()
+    finally:
+        proc.wait()
+    return out
+
+
+def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", name: str | None = None,
+                     sparse: Bm25Encoder | None = None, embedder: Embedder | None = None,
+                     noise: NoiseConfig | None = None, progress: Progress | None = None) -> IndexReport:
+    """Index the Java and EDI files of `path` at `ref` into `store` (incremental, all or nothing)."""
+    start = time.perf_counter()
+    repo = GitRepo(path)
+    commit = repo.verify_ref(ref)
+    repository = repository_name(name or repo.root.name)
+    sparse = sparse or Bm25Encoder()
+    noise_filter = NoiseFilter(noise or NoiseConfig())
+    report = IndexReport(repository=repository, commit=commit)
+    step = progress or (lambda stage, done, total: None)
+
+    wanted: list[TreeEntry] = []
+    for e in list_tree(repo, commit):
+        lang = language_of(e.path)
+        if lang is None:
+            continue
+        if e.mode == "120000":
+            report.skipped.append((e.path, "symbolic link (not followed)"))
+        elif e.mode == "160000":
+            report.skipped.append((e.path, "submodule"))
+        elif (why := unsafe_reason(e.path)) is not None:
+            report.skipped.append((e.path, f"unsafe path: {why}"))
+        elif (why := noise_filter.reason(e.path, lang)) is not None:
+            report.skipped.append((e.path, why))
+        else:
+            wanted.append(e)
+    stored = store.blobs(repository)
+    changed = [e for e in wanted if stored.get(e.path) != e.blob]
+    present = {e.path for e in wanted}
+    vanished = [p for p in stored if p not in present]
+    report.unchanged = len(wanted) - len(changed)
+    step("read", 0, len(changed))
+    data = read_blobs(repo, sorted({e.blob for e in changed}))
+    parsed: list[tuple[TreeEntry, ParsedFile]] = []
+    for i, e in enumerate(changed, 1):
+        raw = data.get(e.blob)
+        if raw is None:
+            report.skipped.append((e.path, "blob not readable"))
+            vanished.append(e.path)
+            continue
+        head = raw[:4000].decode("utf-8", "replace").split("\n")[:10]
+        why = noise_filter.reason(e.path, language_of(e.path) or "", head=head)
+        if why is not None:
+            report.skipped.append((e.path, why))
+            if e.path in stored:
+                vanished.append(e.path)
+            continue
+        pf = parse_source(e.path, raw)
+        if pf.note:
+            report.notes.append((e.path, pf.note))
+        parsed.append((e, pf))
+        if i % 25 == 0 or i == len(changed):
+            step("parse", i, len(changed))
+    # Types the repository declares: stored ones (minus the files being replaced) and the new ones.
+    replaced = {e.path for e, _ in parsed} | set(vanished)
+    types = {q for q, p in store.type_paths(repository).items() if p not in replaced} if stored else set()
+    for _, pf in parsed:
+        if pf.java is not None:
+            types.update(f"{d.owner}.{d.name}" if d.owner else d.name for d in pf.java.decls if d.is_type)
+    symbols: list[CodeSymbol] = []
+    for e, pf in parsed:
+        symbols += code_symbols(pf, types.__contains__, repository=repository, commit=commit, blob=e.blob)
+    report.files = len(parsed) + report.unchanged
+    report.parsed = len(parsed)
+    report.removed = len([p for p in vanished if p in stored])
+    report.symbols = sum(1 for s in symbols if s.kind != "file")
+    step("write", 0, len(symbols))
+    applied = store.apply(repository, symbols, set(vanished) | {e.path for e, _ in parsed}, sparse,
+                          embedder=embedder, commit=commit, ref=ref)
+    step("write", len(symbols), len(symbols))
+    report.written, report.deleted = applied.written, applied.deleted
+    report.seconds = time.perf_counter() - start
+    return report
