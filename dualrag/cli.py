@@ -24,6 +24,8 @@ from dualrag.publish.render import render_chunks
 FORMATS = click.Choice(["text", "markdown", "json"])
 REPORT_FORMATS = click.Choice(["text", "markdown", "json", "sarif", "codequality"])
 MACHINE_FORMATS = ("sarif", "codequality")  # review only; not a config value
+FAIL_ON_CHOICES = click.Choice(["never", "approved_with_comments", "no_verdict", "minor_issues", "significant_concerns"])
+BLOCKING_EXIT = 3
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,6 +48,17 @@ def cli(debug: bool) -> None:
 @click.option("--store", metavar="DIR", help="Store directory (default: .dualrag/store, or 'store' in config).")
 @click.option("--reranker", metavar="DIR", help="Cross-encoder model folder (model.onnx + tokenizer.json).")
 @click.option("--budget", type=click.IntRange(min=1), metavar="N", help="Tokens per chunk (overrides the model window).")
+@click.option("--llm", "llm", metavar="PROVIDER:MODEL", help="Model for the reviewers, e.g. openai:gpt-4.1-mini "
+              "(default: DUALRAG_LLM or [llm] model; none = offline review with detectors only).")
+@click.option("--offline", is_flag=True, help="Ignore any configured model: detectors and validators only.")
+@click.option("--explain", "explain_dir", metavar="DIR", help="Write every prompt sent (and each chunk's context) to DIR.")
+@click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
+              help="Append JSONL events (stages, LLM requests, findings, decision) to FILE.")
+@click.option("--fail-on", "fail_on", type=FAIL_ON_CHOICES, envvar="DUALRAG_FAIL_ON",
+              help="Exit 3 when the decision is this or more blocking "
+                   "(approved_with_comments < no_verdict < minor_issues < significant_concerns).")
+@click.option("--title", metavar="TEXT", help="Merge-request title (sanitised into the prompts).")
+@click.option("--description-file", metavar="FILE", help="Merge-request description, from a file ('-' = stdin).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
 def review(
     diff_file: str | None,
@@ -60,17 +73,65 @@ def review(
     store: str | None,
     reranker: str | None,
     budget: int | None,
+    llm: str | None,
+    offline: bool,
+    explain_dir: str | None,
+    telemetry: str | None,
+    fail_on: str | None,
+    title: str | None,
+    description_file: str | None,
     debug: bool,
-) -> None:
+) -> int:
     """Review a change: a diff file, a commit range, staged or uncommitted work."""
+    from dualrag.llm import JsonlSink, ModelSpec
+    from dualrag.review.decision import at_or_above
+    from dualrag.review.prompt import ChangeInfo
+
     git = GitRepo(repo) if repo else None
     settings = _settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store)
+    if llm or offline:
+        try:
+            spec = None if offline else str(ModelSpec.parse(llm or ""))
+        except ValueError as exc:
+            raise UserError(f"--llm: {exc}") from None
+        settings = settings.model_copy(update={"llm": settings.llm.model_copy(
+            update={"model": spec, **({"reviewers": {}} if offline else {})})})
     diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
                         staged=staged, worktree=worktree)
     reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
-    result = run_review(diff, settings, read_file=reader, budget=budget, reranker_dir=reranker)
+    description = ""
+    if description_file:
+        try:
+            description = sys.stdin.read() if description_file == "-" else Path(description_file).read_text(
+                encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise UserError(f"cannot read --description-file {description_file}: {exc.strerror}") from None
+    sink = None
+    if telemetry:
+        try:
+            sink = JsonlSink(telemetry)
+        except OSError as exc:
+            raise UserError(f"cannot write telemetry to {telemetry}: {exc.strerror}") from None
+    try:
+        result = run_review(diff, settings, read_file=reader, budget=budget, reranker_dir=reranker,
+                            repo_root=git.root if git else None,
+                            info=ChangeInfo(title=title or "", description=description), telemetry=sink,
+                            explain_dir=explain_dir, on_heartbeat=_heartbeat)
+    finally:
+        if sink is not None:
+            sink.close()
     report_format = fmt if fmt in MACHINE_FORMATS else settings.format
     _emit(render(result, report_format, color=output is None and sys.stdout.isatty()), output)
+    if fail_on and fail_on != "never" and at_or_above(result.decision, fail_on):
+        click.echo(f"dualrag: decision {result.decision} is at or above --fail-on {fail_on}", err=True)
+        return BLOCKING_EXIT
+    return 0
+
+
+def _heartbeat(info: dict) -> None:
+    waited = info.get("waited_s") or info.get("elapsed_s")
+    extra = f" ({waited:.0f}s)" if isinstance(waited, (int, float)) else ""
+    click.echo(f"dualrag: still waiting on {info.get('model', 'the model')} for {info.get('tag', '')}{extra}", err=True)
 
 
 @cli.command()

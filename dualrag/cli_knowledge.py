@@ -21,6 +21,7 @@ from rich.table import Table
 from dualrag.config import Settings, find_config_file, load_settings
 from dualrag.diff.language import language_of
 from dualrag.errors import UserError
+from dualrag.rulebook import is_rule_set, load_rule_file
 
 STORE_HELP = "Store directory (default: .dualrag/store, or 'store' in config)."
 
@@ -75,7 +76,13 @@ def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool,
                 tasks[path] = progress.add_task(f"reading {Path(path).name}", total=total)
             progress.update(tasks[path], completed=done)
 
-        units, failures = index_documents(paths, kb, on_page=on_page)
+        rule_sets, documents = _split_rule_sets(paths)
+        units, failures = index_documents(documents, kb, on_page=on_page) if documents else ([], [])
+        for path in rule_sets:  # our own format: ids, levels and detectors as written
+            try:
+                units.extend(load_rule_file(path, kb=kb))
+            except UserError as exc:
+                failures.append((str(path), str(exc)))
         embedder, sparse = _tools(settings)
         progress.add_task(f"embedding {len(units)} rules with {embedder.name}", total=None)
         with open_store(settings.store, settings.qdrant) as db:
@@ -94,6 +101,28 @@ def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool,
                f"{f', {pruned} pruned' if pruned else ''}), {len(failures)} failed, {seconds:.1f}s")
     if failures and not units:
         sys.exit(2)
+
+
+def _split_rule_sets(paths: tuple[str, ...]) -> tuple[list[Path], list[str]]:
+    """Rule-set Markdown files (knowledge/README.md format) apart from documents to segment.
+
+    A folder that holds rule sets is a rule folder: its other Markdown files (the README that
+    documents the format) are not rules; its PDFs, Word and HTML files are still documents."""
+    rule_sets: list[Path] = []
+    documents: list[str] = []
+    for item in paths:
+        path = Path(item)
+        if not path.is_dir():
+            (rule_sets.append(path) if is_rule_set(path) else documents.append(item))
+            continue
+        files = [p for p in sorted(path.rglob("*")) if p.is_file()]
+        sets = [p for p in files if is_rule_set(p)]
+        if not sets:
+            documents.append(item)
+            continue
+        rule_sets.extend(sets)
+        documents.extend(str(p) for p in files if p.suffix.lower() in (".pdf", ".docx", ".doc", ".html", ".htm"))
+    return rule_sets, documents
 
 
 @click.group("search")

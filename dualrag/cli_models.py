@@ -83,7 +83,8 @@ def export_reranker(hf_dir: str, out_dir: str, int8: bool, opset: int, debug: bo
 @click.option("--debug", is_flag=True, hidden=True)
 def quantize(folder: str, out_dir: str | None, per_channel: bool, debug: bool) -> None:
     """Write model_int8.onnx next to model.onnx and report how well its ranking agrees with fp32."""
-    from dualrag.rerank import OnnxCrossEncoder, quantize as run, top_k_overlap
+    from dualrag.rerank import OnnxCrossEncoder, top_k_overlap
+    from dualrag.rerank import quantize as run
 
     written = run(folder, out_dir, per_channel=per_channel)
     fp32 = OnnxCrossEncoder(folder)

@@ -7,7 +7,6 @@ only from the environment and never appear in output. `--fail-on` exits 3 on a b
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -90,16 +89,13 @@ def _checkout(repo: str | None, api_diff: bool, env: str) -> GitRepo | None:
 def _review_fn(settings, git: GitRepo | None, head_ref: list[str]):
     from dualrag.pipeline import run_review
 
-    params = inspect.signature(run_review).parameters
-    prior_kw = next((k for k in ("prior_findings", "priors") if k in params), None)
-
     def review(diff: bytes, priors: Sequence[PriorFinding]) -> Review:
         reader = None
         if git is not None and head_ref:
             limit = settings.chunking.max_file_bytes
             reader = lambda path: git.read_file(head_ref[0], path, limit)  # noqa: E731
-        kw = {prior_kw: list(priors)} if prior_kw else {}
-        return run_review(diff, settings, read_file=reader, **kw)
+        return run_review(diff, settings, read_file=reader, prior_findings=list(priors),
+                          repo_root=git.root if git is not None else None)
 
     return review
 

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+import uuid
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet, ingest
 from dualrag.edi import merge_findings, validate_changes
+from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
 from dualrag.rerank import load_reranker
 from dualrag.retrieval.context import Context
-from dualrag.retrieval.stage import build_contexts, open_rule_retriever
+from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever
+from dualrag.review.coordinator import coordinate
+from dualrag.review.decision import Coverage
 from dualrag.review.detectors import run_detectors
 from dualrag.review.model import ChunkReport, Decision, Review
+from dualrag.review.prompt import INSTRUCTION_FILES, ChangeInfo
+from dualrag.review.reviewers import select_reviewers
+from dualrag.review.sanitize import find_injection
+from dualrag.review.stage import ReviewStage, StageResult
+from dualrag.review.usage import UsageTally
 from dualrag.rulebook import load_bundled_cached
 from dualrag.tokens import TokenizerUnavailable, get_estimator
 
@@ -23,46 +35,122 @@ Reader = Callable[[str], "bytes | None"]
 
 
 def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = None,
-               budget: int | None = None, reranker_dir: str | None = None) -> Review:
+               budget: int | None = None, reranker_dir: str | None = None, repo_root: Path | None = None,
+               info: ChangeInfo | None = None, prior_findings: Sequence[Any] = (), break_glass: Any = None,
+               telemetry: EventSink | None = None, explain_dir: str | Path | None = None,
+               llm_factory: LLMFactory | None = None, on_heartbeat: Callable[[dict[str, Any]], None] | None = None,
+               reviewers: Sequence[str] | None = None, max_workers: int = 4) -> Review:
     """`read_file(path) -> bytes | None` gives new files (from --repo); `budget` is --budget;
-    `reranker_dir` is --reranker."""
+    `reranker_dir` is --reranker. `info`: MR title/description/instructions (sanitised later);
+    `prior_findings`/`break_glass`: from the VCS stage; `telemetry`: a JSONL sink;
+    `explain_dir`: write every prompt sent; `llm_factory`: share one (tests, benchmarks)."""
+    tally = UsageTally(telemetry, run_id=uuid.uuid4().hex[:12])
+    tally({"event": "run_start", "llm": (llm_factory.config if llm_factory else settings.llm).model})
     timings: dict[str, float] = {}
-    with _timed(timings, "ingest"):
+    with _timed(timings, "ingest", tally):
         changes = ingest(diff, settings)
     notes = []
-    with _timed(timings, "detect"):  # deterministic rule detectors on changed lines, no LLM
+    with _timed(timings, "detect", tally):  # deterministic rule detectors on changed lines, no LLM
         findings = run_detectors(changes, load_bundled_cached()) if changes.reviewable else []
-    with _timed(timings, "validate"):  # EDI .flow/.dt validators (dualrag/edi), findings on changed lines
+    with _timed(timings, "validate", tally):  # EDI .flow/.dt validators (dualrag/edi), findings on changed lines
         edi_findings, edi_notes = validate_changes(changes, load_bundled_cached(), read_file=read_file)
         findings = merge_findings(findings, edi_findings) if edi_findings else findings
     notes.extend(edi_notes)
-    with _timed(timings, "chunk"):
+    with _timed(timings, "chunk", tally):
         plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget)
     if estimator_note:
         notes.append(estimator_note)
     contexts: dict[str, Context] = {}
     if settings.retrieval.enabled and plan.chunks:
-        with _timed(timings, "retrieve"):
-            contexts = retrieve_contexts(plan, changes, settings, notes=notes, reranker_dir=reranker_dir)
+        with _timed(timings, "retrieve", tally):
+            contexts = retrieve_contexts(plan, changes, settings, notes=notes, reranker_dir=reranker_dir,
+                                         read_file=read_file, repo_root=repo_root)
+    info = _with_instructions(info or ChangeInfo(), read_file)
+    injection_findings, injection = find_injection(changes, info)
+    findings = [*findings, *injection_findings]
+    stage = StageResult()
+    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=reviewers)
+    clients: dict[str, Any] = {}
+    llm_cfg = llm_factory.config if llm_factory is not None else settings.llm
+    llm_configured = any(llm_cfg.model_for(r.name) for r in selected)
+    if changes.reviewable and plan.chunks and llm_configured:
+        factory = llm_factory or LLMFactory(llm_cfg, sink=tally, on_heartbeat=on_heartbeat)
+        factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
+        for r in selected:
+            client, _reason = factory.for_reviewer(r.name)
+            clients[r.name] = client
+        with _timed(timings, "review", tally):
+            stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
+                                max_output_tokens=llm_cfg.max_output_tokens).run(
+                plan.chunks, contexts, clients, selected, max_workers=max_workers)
+        notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
+                     f"on {len(plan.chunks)} chunk(s)")
+        notes.extend(stage.notes)
+    elif changes.reviewable and plan.chunks:
+        notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
+    known = {r.rule_id for r in load_bundled_cached()}
+    context_ids = {cid: {r.rule_id for r in ctx.rules} for cid, ctx in contexts.items()}
+    with _timed(timings, "coordinate", tally):
+        outcome = coordinate(
+            changes, stage.findings, detector_findings=findings, context_rule_ids=context_ids, known_rule_ids=known,
+            coverage=Coverage(llm_configured=llm_configured, llm_ran=bool(stage.chunks_reviewed),
+                              complete=stage.complete([c.id for c in plan.chunks]), injection=tuple(injection)),
+            prior_findings=prior_findings, break_glass=break_glass,
+        )
+    decision, reasons = outcome.decision, outcome.reasons
     if not changes.files:
         notes.append(NOTHING_TO_REVIEW)
+        decision, reasons = Decision.NO_VERDICT, [NOTHING_TO_REVIEW]
     elif not changes.reviewable:
         notes.append(f"{NOTHING_TO_REVIEW}: all {len(changes.files)} files were skipped")
-    else:
-        notes.append(f"no reviewers ran yet: decision is no_verdict ({len(findings)} detector finding(s))")
+        decision, reasons = Decision.NO_VERDICT, [NOTHING_TO_REVIEW]
+    if outcome.break_glass is not None:
+        decision = Decision.APPROVED
+    notes.extend(outcome.notes)
+    dropped = {k: v for k, v in outcome.dropped.items() if v}
+    if any(k != "snapped (kept)" for k in dropped):
+        notes.append("coordinator dropped: " + ", ".join(f"{v} {k}" for k, v in sorted(dropped.items())
+                                                           if k != "snapped (kept)"))
+    for f in outcome.findings:
+        tally({"event": "finding", **f.model_dump(include={"path", "line", "severity", "category", "rule_id",
+                                                             "source", "reviewer", "counted"})})
+    tally({"event": "decision", "decision": str(decision), "reasons": reasons, "dropped": dropped,
+           "break_glass": outcome.break_glass})
     chunks = [ChunkReport.of(c, context=contexts.get(c.id)) for c in plan.chunks]
-    return Review.of_changes(changes, decision=Decision.NO_VERDICT, chunks=chunks, findings=findings, notes=notes, timings=timings)
+    usage = tally.usage()
+    tally({"event": "run_end", "usage": usage.model_dump(), "timings": timings})
+    return Review.of_changes(changes, decision=decision, chunks=chunks, findings=outcome.findings, notes=notes,
+                             timings=timings, usage=usage, reviewers=stage.runs, decision_reasons=reasons,
+                             break_glass=outcome.break_glass, dropped=dropped)
+
+
+def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo:
+    """The repository's AGENTS.md / REVIEW.md (when a repository is at hand and none were given)."""
+    if info.instructions is not None or read_file is None:
+        return info
+    parts = []
+    for name in INSTRUCTION_FILES:
+        try:
+            data = read_file(name)
+        except Exception:  # noqa: BLE001 - a missing or unreadable file is no instruction
+            data = None
+        if data:
+            parts.append(f"# {name}\n" + data.decode("utf-8", "replace"))
+    return replace(info, instructions="\n\n".join(parts) if parts else None)
 
 
 def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, *, notes: list[str],
-                      reranker_dir: str | None = None) -> dict[str, Context]:
-    """Rules (and code) for every chunk, reranked and packed; failures become notes."""
+                      reranker_dir: str | None = None, read_file: Reader | None = None,
+                      repo_root: Path | None = None) -> dict[str, Context]:
+    """Rules and code for every chunk, reranked and packed; failures become notes."""
     reranker = load_reranker(settings.rerank, model_dir=reranker_dir)
     if not reranker.available:
         notes.append(reranker.reason)
     count = get_estimator("fast", model=settings.chunking.model).count
     with open_rule_retriever(settings, notes) as retriever:
-        contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker, count_tokens=count)
+        code = code_source(retriever.store if retriever else None, repo_root, read_file, notes)
+        contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker,
+                                  count_tokens=count, code_source=code)
     return {c.chunk_id: c for c in contexts}
 
 
@@ -80,7 +168,11 @@ def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | 
 
 
 @contextmanager
-def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+def _timed(timings: dict[str, float], stage: str, sink: EventSink | None = None) -> Iterator[None]:
     start = time.perf_counter()
-    yield
-    timings[stage] = round((time.perf_counter() - start) * 1000, 2)
+    try:
+        yield
+    finally:
+        timings[stage] = round((time.perf_counter() - start) * 1000, 2)
+        if sink is not None:
+            sink({"event": "stage", "stage": stage, "ms": timings[stage]})

@@ -32,6 +32,7 @@ _ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _EXAMPLE_HEADING = re.compile(r"^###\s+(bad|good)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^#{1,6}\s")
+_RULE_FRONT_MATTER = re.compile(r"^---[ \t]*\r?\n(?:[^\n]*\n){0,5}?id:[ \t]*\S", re.MULTILINE)
 
 
 class RuleBookError(UserError):
@@ -68,6 +69,19 @@ def load_bundled(root: Path | str | None = None, *, kb: str = "bundled") -> list
             seen[rule.rule_id] = rel
             rules.append(rule)
     return rules
+
+
+def is_rule_set(path: Path | str) -> bool:
+    """A Markdown file in our rule-set format (front matter with an `id` per rule), as opposed
+    to a prose guideline that the document segmenter takes apart."""
+    path = Path(path)
+    if path.suffix.lower() != ".md" or path.name.lower() == "readme.md":
+        return False
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return False
+    return _RULE_FRONT_MATTER.search(head) is not None
 
 
 @lru_cache(maxsize=4)

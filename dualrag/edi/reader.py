@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import codecs
 import re
-
 from xml.parsers import expat
 
 from dualrag.edi.model import Document, Issue, Node

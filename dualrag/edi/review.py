@@ -10,6 +10,7 @@ dropped mapping) sits on the new-file line now at the removed line's place, as t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from dualrag.diff.model import ChangeSet, DiffLine, FileDiff, FileStatus
@@ -18,8 +19,6 @@ from dualrag.edi.reader import MAX_BYTES, read_document, scan_fragment
 from dualrag.edi.validators import Files, validate
 from dualrag.review.model import Finding
 from dualrag.units import RuleUnit
-
-import re
 
 Reader = Callable[[str], "bytes | None"]
 CATEGORY = "edi"

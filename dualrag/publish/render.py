@@ -69,12 +69,32 @@ def text(review: Review, *, color: bool = False, width: int = 160) -> str:
         console.print(table)
     for line in _chunk_lines(review.chunks):
         console.print(line, markup=False)
+    for reason in review.decision_reasons:
+        console.print(escape(f"decision: {reason}"))
     for finding in review.findings:
         rule = f" ({finding.rule_id})" if finding.rule_id else ""
-        console.print(escape(f"{finding.path}:{finding.line} [{finding.severity}] {finding.title}{rule}"))
+        who = f" · {finding.source}" + (f":{finding.reviewer}" if finding.reviewer else "")
+        muted = "" if finding.counted else " · settled earlier, not counted"
+        console.print(escape(f"{finding.path}:{finding.line} [{finding.severity}] {finding.title}{rule}{who}{muted}"))
+        if finding.message:
+            console.print(escape(f"    {finding.message}"), markup=False)
+        if finding.suggestion:
+            console.print(escape(f"    suggestion: {finding.suggestion}"), markup=False)
+    if review.usage.calls:
+        console.print(escape(f"usage: {_usage_line(review)}"))
     for note in review.notes:
         console.print(escape(f"note: {note}"))
     return buffer.getvalue()
+
+
+def _usage_line(review: Review) -> str:
+    u = review.usage
+    cost = f", ${u.cost_usd:.4f}" if u.cost_usd else ""
+    failed = f", {u.failed_calls} failed" if u.failed_calls else ""
+    retries = f", {u.retries} retries" if u.retries else ""
+    failbacks = f", {u.failbacks} failbacks" if u.failbacks else ""
+    return (f"{u.calls} LLM calls{failed}{retries}{failbacks}; tokens in {u.input_tokens} "
+            f"(cache read {u.cache_read_tokens}, write {u.cache_write_tokens}), out {u.output_tokens}{cost}")
 
 
 def _cell(value: str) -> str:
@@ -93,9 +113,18 @@ def markdown(review: Review) -> str:
         ]
     if review.chunks:
         out += ["", "### Chunks", ""] + [f"- {line}" for line in _chunk_lines(review.chunks)[1:]]
+    if review.decision_reasons:
+        out += ["", "**Decision:** " + str(review.decision) + " — " + "; ".join(review.decision_reasons)]
     if review.findings:
         out += ["", "### Findings", ""]
-        out += [f"- `{x.path}:{x.line}` **{x.severity}** {x.title}: {x.message}" for x in review.findings]
+        for x in review.findings:
+            rule = f" (`{x.rule_id}`)" if x.rule_id else ""
+            muted = " _(settled earlier, not counted)_" if not x.counted else ""
+            out.append(f"- `{x.path}:{x.line}` **{x.severity}** {x.title}{rule}: {x.message}{muted}")
+            if x.suggestion:
+                out.append(f"  - suggestion: {x.suggestion}")
+    if review.usage.calls:
+        out += ["", f"Usage: {_usage_line(review)}"]
     out += [""] + [f"> {note}" for note in review.notes]
     return "\n".join(out) + "\n"
 

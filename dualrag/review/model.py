@@ -145,6 +145,9 @@ class Finding(_Model):
     message: str
     suggestion: str | None = None
     source: Literal["detector", "llm"]
+    reviewer: str | None = None  # llm: the specialist(s) that raised it, comma-separated after merging
+    fingerprint: str | None = None  # stable identity across pushes (dualrag/review/fingerprint.py)
+    counted: bool = True  # False: a human settled it on an earlier push (won't fix...), not in the decision
 
 
 class Usage(_Model):
@@ -154,6 +157,35 @@ class Usage(_Model):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     cost_usd: float = 0.0
+    failed_calls: int = 0
+    retries: int = 0
+    failbacks: int = 0
+
+
+class ReviewerRun(_Model):
+    """One reviewer on one chunk: what it cost and how it ended (ok | failed | truncated | skipped)."""
+
+    reviewer: str
+    chunk: str
+    outcome: str
+    model: str | None = None
+    findings: int = 0
+    error: str | None = None
+
+
+class PriorFindingIn(_Model):
+    """What the coordinator needs of a finding posted on an earlier push. `dualrag.vcs.model.PriorFinding`
+    has these attributes too; either is accepted (duck-typed)."""
+
+    fingerprint: str
+    key: str = ""
+    path: str
+    line: int | None = None
+    severity: str
+    category: str
+    rule_id: str | None = None
+    title: str = ""
+    state: str = "open"
 
 
 class Review(_Model):
@@ -166,6 +198,10 @@ class Review(_Model):
     findings: list[Finding] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     usage: Usage = Usage()
+    reviewers: list[ReviewerRun] = Field(default_factory=list)
+    decision_reasons: list[str] = Field(default_factory=list)
+    break_glass: dict[str, str] | None = None  # who forced approval, when a human broke the glass
+    dropped: dict[str, int] = Field(default_factory=dict, description="LLM findings the coordinator dropped, by reason")
     timings: dict[str, float] = Field(default_factory=dict, description="milliseconds per stage")
 
     @classmethod

@@ -121,10 +121,14 @@ def test_rules_are_filtered_by_language():
     assert [f.rule_id for f in run_detectors(changes, RULES)] == ["JAVA-PART-001"]
 
 
-def test_review_pipeline_lists_findings_without_verdict():
+def test_offline_review_blocks_on_critical_detector_findings(tmp_path, monkeypatch):
+    """No model: nobody reviewed the logic, but deterministic critical findings still block."""
     from dualrag.pipeline import run_review
 
+    monkeypatch.chdir(tmp_path)
     review = run_review(EXAMPLE.read_bytes(), Settings())
-    assert review.decision == "no_verdict"
+    assert any(f.severity == "critical" and f.source == "detector" for f in review.findings)
+    assert review.decision == "significant_concerns"
+    assert any("offline review" in note for note in review.notes)
     assert {f.rule_id for f in review.findings} >= {"EDI-CODE-001", "EDI-ACK-001", "JAVA-PART-001", "JAVA-MONEY-001"}
     assert "detect" in review.timings

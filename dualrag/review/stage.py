@@ -1,0 +1,242 @@
+"""The review stage: every chunk × every selected reviewer, concurrently, resiliently.
+
+Resilience is the LLM layer's (timeouts, retries, breakers, failback chains); this stage turns
+each outcome into a `ReviewerRun`:
+
+- `ok`: the answer validated (its findings go to the coordinator);
+- truncated output (`Truncated`) or a prompt that does not fit (`ContextOverflow`): the chunk is
+  split in two (by hunks, else by lines) and each half reviewed, at most twice deep; a part that
+  still cannot be reviewed is marked `truncated`;
+- `invalid_output`, `empty_output`, `unavailable`, `cancelled`, provider errors: `failed` —
+  the chunk counts as reviewed only when at least one of its reviewers answered.
+
+Nothing raises out of here: an unexpected exception becomes a failed run with its message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from dualrag.chunking.model import Chunk, HunkSlice
+from dualrag.diff.model import ChangeSet
+from dualrag.llm.errors import ContextOverflow, LLMError, OutputError, ProviderError, Truncated, Unavailable
+from dualrag.llm.telemetry import EventSink
+from dualrag.retrieval.context import Context
+from dualrag.review.coordinator import TaggedFinding
+from dualrag.review.model import Finding, ReviewerRun
+from dualrag.review.prompt import ChangeInfo, ReviewAnswer, build_request
+from dualrag.review.reviewers import Reviewer
+
+MAX_SPLIT_DEPTH = 2
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@dataclass
+class StageResult:
+    findings: list[TaggedFinding] = field(default_factory=list)
+    runs: list[ReviewerRun] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    chunks_reviewed: set[str] = field(default_factory=set)  # chunks with >= 1 complete answer
+
+    def complete(self, chunk_ids: Sequence[str]) -> bool:
+        return all(c in self.chunks_reviewed for c in chunk_ids)
+
+
+@dataclass
+class _Job:
+    chunk: Chunk
+    reviewer: Reviewer
+    client: Any
+    context: Context | None
+
+
+class ReviewStage:
+    def __init__(self, changes: ChangeSet, info: ChangeInfo, *, detector_findings: Sequence[Finding] = (),
+                 explain_dir: str | Path | None = None, sink: EventSink | None = None,
+                 max_output_tokens: int | None = None) -> None:
+        self.changes = changes
+        self.info = info
+        self.detector_findings = list(detector_findings)
+        self.explain = Path(explain_dir) if explain_dir else None
+        self.sink = sink
+        self.max_output_tokens = max_output_tokens
+        self.statuses = {f.path: str(f.status) for f in changes.files}
+        self._lock = threading.Lock()
+        if self.explain is not None:
+            self.explain.mkdir(parents=True, exist_ok=True)
+
+    # ------------------------------------------------------------------ run
+    def run(self, chunks: Sequence[Chunk], contexts: Mapping[str, Context], clients: Mapping[str, Any],
+            reviewers: Sequence[Reviewer], *, max_workers: int = 4) -> StageResult:
+        """`clients[reviewer.name]` is a ResilientClient (reviewers without one are skipped)."""
+        result = StageResult()
+        jobs = [_Job(c, r, clients[r.name], contexts.get(c.id)) for c in chunks for r in reviewers
+                if clients.get(r.name) is not None]
+        for c in chunks:
+            self._write_context(c, contexts.get(c.id))
+        if not jobs:
+            return result
+        with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(jobs))), thread_name_prefix="review") as pool:
+            outcomes = list(pool.map(self._safe_job, jobs))
+        for job, (found, runs, complete) in zip(jobs, outcomes):
+            result.findings.extend(found)
+            result.runs.extend(runs)
+            if complete:
+                result.chunks_reviewed.add(job.chunk.id)
+        failed = [r for r in result.runs if r.outcome != "ok"]
+        if failed:
+            kinds = sorted({r.outcome for r in failed})
+            result.notes.append(f"{len(failed)} of {len(result.runs)} reviewer run(s) did not answer usably "
+                                f"({', '.join(kinds)})")
+        return result
+
+    def _safe_job(self, job: _Job) -> tuple[list[TaggedFinding], list[ReviewerRun], bool]:
+        try:
+            return self._review(job, job.chunk, depth=0)
+        except Exception as exc:  # noqa: BLE001 - a reviewer must never crash the review
+            run = ReviewerRun(reviewer=job.reviewer.name, chunk=job.chunk.id, outcome="failed",
+                              error=f"{type(exc).__name__}: {exc}"[:300])
+            self._event(run)
+            return [], [run], False
+
+    def _review(self, job: _Job, chunk: Chunk, depth: int) -> tuple[list[TaggedFinding], list[ReviewerRun], bool]:
+        reviewer = job.reviewer
+        prompt = build_request(
+            chunk, job.context, self.info, reviewer=reviewer, project_type=str(self.changes.project_type),
+            risk_tier=str(self.changes.risk_tier), detector_findings=self._detector_findings_of(chunk),
+            statuses=self.statuses, max_output_tokens=self.max_output_tokens,
+        )
+        self._write(f"{chunk.id}.{reviewer.name}.prompt.md", prompt.text)
+        base = {"reviewer": reviewer.name, "chunk": chunk.id, "model": getattr(job.client, "model", None)}
+        try:
+            response = job.client.complete(prompt.request)
+        except (Truncated, ContextOverflow) as exc:
+            self._write(f"{chunk.id}.{reviewer.name}.error.txt", str(exc))
+            parts = split_chunk(chunk) if depth < MAX_SPLIT_DEPTH else None
+            if parts is None:
+                run = ReviewerRun(**base, outcome="truncated", error=str(exc)[:300])
+                self._event(run)
+                return [], [run], False
+            self._event(ReviewerRun(**base, outcome="split", error=str(exc)[:300]))
+            found: list[TaggedFinding] = []
+            runs: list[ReviewerRun] = []
+            complete = True
+            for part in parts:
+                f, r, ok = self._review(job, part, depth + 1)
+                found += f
+                runs += r
+                complete = complete and ok
+            return found, runs, complete
+        except (OutputError, ProviderError, Unavailable, LLMError) as exc:
+            self._write(f"{chunk.id}.{reviewer.name}.error.txt", str(exc))
+            run = ReviewerRun(**base, outcome=_outcome(exc), error=str(exc)[:300])
+            self._event(run)
+            return [], [run], False
+        answer = response.parsed
+        self._write(f"{chunk.id}.{reviewer.name}.response.txt", response.text or "")
+        if not isinstance(answer, ReviewAnswer):
+            run = ReviewerRun(**base, outcome="invalid_output", error="answer did not validate")
+            self._event(run)
+            return [], [run], False
+        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in answer.findings]
+        run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found))
+        self._event(run)
+        return found, [run], True
+
+    # ------------------------------------------------------------------ helpers
+    def _detector_findings_of(self, chunk: Chunk) -> list[Finding]:
+        ranges = [(h.path, h.new_range) for h in chunk.hunks]
+        return [f for f in self.detector_findings
+                if any(p == f.path and lo - 1 <= f.line <= hi + 1 for p, (lo, hi) in ranges)]
+
+    def _event(self, run: ReviewerRun) -> None:
+        if self.sink is not None:
+            try:
+                self.sink({"event": "reviewer", **run.model_dump()})
+            except Exception:  # noqa: BLE001 - telemetry never breaks a review
+                pass
+
+    def _write(self, name: str, text: str) -> None:
+        if self.explain is None:
+            return
+        try:
+            (self.explain / _SAFE.sub("_", name)).write_text(text, encoding="utf-8")
+        except OSError:
+            pass
+
+    def _write_context(self, chunk: Chunk, context: Context | None) -> None:
+        if self.explain is None:
+            return
+        doc: dict[str, Any] = {
+            "chunk": chunk.id, "files": list(chunk.files),
+            "hunks": [{"path": h.path, "new_start": h.new_range[0], "new_end": h.new_range[1]} for h in chunk.hunks],
+            "members": [{"path": m.path, "kind": m.kind, "name": m.name, "start_line": m.start_line,
+                         "end_line": m.end_line} for m in chunk.members],
+            "rules": [], "code": [],
+        }
+        if context is not None:
+            doc["rules"] = [{"rule_id": r.rule_id, "title": r.title, "score": r.score, "tokens": r.tokens,
+                             "source": r.source} for r in context.rules]
+            doc["code"] = [{"relation": c.relation, "symbol": c.symbol, "path": c.path, "start_line": c.start_line,
+                            "end_line": c.end_line, "score": c.score} for c in context.code]
+            doc["notes"] = list(context.notes)
+        self._write(f"{chunk.id}.context.json", json.dumps(doc, indent=2, ensure_ascii=False))
+
+
+def _root_id(chunk_id: str) -> str:
+    return chunk_id.split(".", 1)[0]
+
+
+def _outcome(exc: LLMError) -> str:
+    name = type(exc).__name__
+    return {"InvalidOutput": "invalid_output", "EmptyOutput": "empty_output", "Unavailable": "unavailable",
+            "Cancelled": "cancelled"}.get(name, getattr(getattr(exc, "kind", None), "value", "failed"))
+
+
+# ------------------------------------------------------------------------------ splitting
+
+
+def split_chunk(chunk: Chunk) -> tuple[Chunk, Chunk] | None:
+    """Two halves of a chunk (by hunks; one hunk by lines), or None when it cannot be cut."""
+    hunks = list(chunk.hunks)
+    if len(hunks) >= 2:
+        mid = len(hunks) // 2
+        parts = (hunks[:mid], hunks[mid:])
+    elif hunks:
+        lines = hunks[0].lines
+        changed = [i for i, ln in enumerate(lines) if ln.kind != " "]
+        if len(changed) < 2:
+            return None
+        cut = changed[len(changed) // 2]
+        if cut == 0:
+            return None
+        parts = ([_slice(hunks[0], lines[:cut])], [_slice(hunks[0], lines[cut:])])
+    else:
+        return None
+
+    def make(suffix: str, part: list[HunkSlice]) -> Chunk:
+        spans = [(h.path, h.new_range) for h in part]
+        members = tuple(m for m in chunk.members
+                        if any(p == m.path and m.start_line <= hi and m.end_line >= lo for p, (lo, hi) in spans))
+        files = tuple(dict.fromkeys(h.path for h in part))
+        return replace(chunk, id=f"{chunk.id}.{suffix}", files=files, hunks=tuple(part), members=members,
+                       estimated_tokens=max(1, chunk.estimated_tokens // 2), text="")
+
+    return make("1", parts[0]), make("2", parts[1])
+
+
+def _slice(h: HunkSlice, lines: Sequence[Any]) -> HunkSlice:
+    old = [ln.old_no for ln in lines if ln.old_no is not None]
+    new = [ln.new_no for ln in lines if ln.new_no is not None]
+    old_len = sum(1 for ln in lines if ln.kind != "+")
+    new_len = sum(1 for ln in lines if ln.kind != "-")
+    old_start = old[0] if old else max(0, (new[0] if new else 1) - 1)
+    new_start = new[0] if new else max(0, (old[0] if old else 1) - 1)
+    return HunkSlice(h.path, old_start, old_len, new_start, new_len, h.header, tuple(lines))
