@@ -102,6 +102,20 @@ def _byte_sum(data: bytes) -> int:
     return sum(sums) - len(sums)
 
 
+def _line_sample(text: str) -> str:
+    """About one line in SAMPLE_STEP, spread evenly, found with str.find (no split of the text)."""
+    lines = text.count("\n") + 1
+    if lines < 2 * SAMPLE_STEP:
+        return ""
+    picks = lines // SAMPLE_STEP
+    size, out = len(text), []
+    for i in range(picks):
+        start = text.rfind("\n", 0, (i * size) // picks) + 1
+        end = text.find("\n", start)
+        out.append(text[start : end if end >= 0 else size])
+    return "\n".join(out)
+
+
 class FastEstimator:
     """Bigram-cost estimate calibrated against an exact tokenizer (o200k_base by default)."""
 
@@ -137,10 +151,9 @@ class FastEstimator:
         sample of the text's own lines measures that, and the factor is shrunk towards 1 by
         the sample's size so a few lines cannot swing it. Large texts average out and skip this.
         """
-        lines = text.split("\n")
-        if len(lines) < 2 * SAMPLE_STEP:
+        sample = _line_sample(text)
+        if not sample:
             return 1.0
-        sample = "\n".join(lines[::SAMPLE_STEP])
         exact = self._reference.count(sample)
         ratio = exact / max(self._bigram(sample), 1)
         weight = exact / (exact + SAMPLE_SHRINK)
