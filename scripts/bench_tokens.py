@@ -55,13 +55,10 @@ class Unit:
 
 
 def decode_bytes(raw: bytes) -> str:
-    """UTF-8, then GB18030, then Latin-1 (which always succeeds); line endings are kept."""
-    for codec in ("utf-8", "gb18030"):
-        try:
-            return raw.decode(codec)
-        except UnicodeDecodeError:
-            continue
-    return raw.decode("latin-1")
+    """As dualrag decodes a diff file: UTF-8, then GB18030, then Latin-1; line endings kept."""
+    from dualrag.diff.encoding import decode
+
+    return decode(raw)[0]
 
 
 def split_diff(text: str) -> list[str]:

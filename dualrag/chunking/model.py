@@ -34,6 +34,18 @@ class HunkSlice:
     def new_range(self) -> tuple[int, int]:
         return self.new_start, self.new_start + max(self.new_len, 1) - 1
 
+    @classmethod
+    def of_lines(cls, path: str, header: str, lines: tuple[DiffLine, ...]) -> HunkSlice:
+        """The slice holding `lines` (consecutive lines of one hunk), with its header numbers."""
+        old = [ln.old_no for ln in lines if ln.old_no is not None]
+        new = [ln.new_no for ln in lines if ln.new_no is not None]
+        old_len = sum(1 for ln in lines if ln.kind != "+")
+        new_len = sum(1 for ln in lines if ln.kind != "-")
+        # An empty side starts just before where the other side's lines go (unified-diff convention).
+        old_start = old[0] if old else max(0, (new[0] if new else 1) - 1)
+        new_start = new[0] if new else max(0, (old[0] if old else 1) - 1)
+        return cls(path, old_start, old_len, new_start, new_len, header, lines)
+
 
 @dataclass(frozen=True, slots=True)
 class ChunkMember:

@@ -40,12 +40,4 @@ def runs(path: str, lines: list[Located], headers: list[str]) -> list[HunkSlice]
 
 
 def _slice(path: str, run: list[Located], headers: list[str]) -> HunkSlice:
-    lines = tuple(item[2] for item in run)
-    old = [ln.old_no for ln in lines if ln.old_no is not None]
-    new = [ln.new_no for ln in lines if ln.new_no is not None]
-    old_len = sum(1 for ln in lines if ln.kind != "+")
-    new_len = sum(1 for ln in lines if ln.kind != "-")
-    # An empty side starts just before where the other side's lines go (unified-diff convention).
-    old_start = old[0] if old else max(0, (new[0] if new else 1) - 1)
-    new_start = new[0] if new else max(0, (old[0] if old else 1) - 1)
-    return HunkSlice(path, old_start, old_len, new_start, new_len, headers[run[0][0]], lines)
+    return HunkSlice.of_lines(path, headers[run[0][0]], tuple(item[2] for item in run))

@@ -71,7 +71,13 @@ def _fused(model_file: Path, out: Path, config: dict) -> Path | None:
                                opt_level=0, only_onnxruntime=False)
         if not model.get_fused_operator_statistics().get("Attention"):
             return None
-        model.save_model_to_file(str(out), use_external_data_format=False)
+        fused = out.with_name("fused-raw.onnx")
+        model.save_model_to_file(str(fused), use_external_data_format=False)
+        # The fused graph has contrib ops whose outputs plain ONNX shape inference cannot type;
+        # ONNX Runtime's quantisation pre-processing (symbolic shape inference) types them.
+        from onnxruntime.quantization.shape_inference import quant_pre_process
+
+        quant_pre_process(str(fused), str(out), skip_optimization=True)
         return out
     except Exception:  # noqa: BLE001 - fusion is an optimisation; quantise the plain graph instead
         return None

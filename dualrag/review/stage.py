@@ -233,10 +233,4 @@ def split_chunk(chunk: Chunk) -> tuple[Chunk, Chunk] | None:
 
 
 def _slice(h: HunkSlice, lines: Sequence[Any]) -> HunkSlice:
-    old = [ln.old_no for ln in lines if ln.old_no is not None]
-    new = [ln.new_no for ln in lines if ln.new_no is not None]
-    old_len = sum(1 for ln in lines if ln.kind != "+")
-    new_len = sum(1 for ln in lines if ln.kind != "-")
-    old_start = old[0] if old else max(0, (new[0] if new else 1) - 1)
-    new_start = new[0] if new else max(0, (old[0] if old else 1) - 1)
-    return HunkSlice(h.path, old_start, old_len, new_start, new_len, h.header, tuple(lines))
+    return HunkSlice.of_lines(h.path, h.header, tuple(lines))
