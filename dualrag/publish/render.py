@@ -138,6 +138,12 @@ def _chunk_lines(chunks: list[ChunkReport]) -> list[str]:
         split = " · split member" if c.split_member else ""
         out.append(f"{c.id}: {len(c.files)} file(s), {len(c.members)} member(s), "
                    f"~{c.estimated_tokens} tokens{split}")
+        if c.context is not None:
+            rules = ", ".join(r.rule_id for r in c.context.rules) or "none"
+            code = ", ".join(f"{x.relation} {x.symbol}" for x in c.context.code) or "none"
+            ranked = "reranked" if c.context.reranked else "retrieval order"
+            out.append(f"    context ({ranked}, {c.context.used} tokens): rules {rules}")
+            out.append(f"    code {code}")
     return out
 
 
