@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from typing import Any, Protocol, runtime_checkable
 
 from dualrag.llm.config import LLMConfig, ModelCapability, ModelSpec
@@ -21,7 +22,7 @@ class LLMClient(Protocol):
     def complete(self, request: LLMRequest) -> LLMResponse: ...
 
 
-class ProviderClient:
+class ProviderClient(ABC):
     """One model on one provider, one attempt per call (the SDK's own retries are off).
 
     Returns a response whose finish_reason may be "length" (then `parsed` is None and the
@@ -49,8 +50,9 @@ class ProviderClient:
     def temperature(self, request: LLMRequest) -> float:
         return self.config.temperature if request.temperature is None else request.temperature
 
-    def complete(self, request: LLMRequest) -> LLMResponse:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send one request to the provider (no retries: the resilience layer owns those)."""
 
     def finish(
         self,

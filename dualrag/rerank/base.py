@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -59,15 +60,16 @@ def rank(scores: Sequence[float], top_k: int | None = None, threshold: float | N
     return out[:top_k] if top_k is not None else out
 
 
-class BaseReranker:
+class BaseReranker(ABC):
     """`rerank` built on `score`; subclasses provide `score`."""
 
     name: str = "reranker"
     available: bool = True
     reason: str | None = None
 
-    def score(self, query: str, candidates: Sequence[str]) -> list[float]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def score(self, query: str, candidates: Sequence[str]) -> list[float]:
+        """One relevance score in [0, 1] per candidate."""
 
     def rerank(
         self,

@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 import threading
+from abc import ABC, abstractmethod
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -56,7 +57,7 @@ def file_sections(diff: str) -> list[tuple[str, str, str]]:
     return out
 
 
-class FakeServer:
+class FakeServer(ABC):
     """Routes, auth, fault injection and a request log; subclasses add the API."""
 
     auth_header = ""
@@ -102,8 +103,9 @@ class FakeServer:
     def writes(self) -> int:
         return sum(1 for m, _ in self.log if m != "GET" and not (m == "POST" and "graphql" in _ and False))
 
+    @abstractmethod
     def authorized(self, h) -> bool:
-        raise NotImplementedError
+        """Whether the request carries the token this fake expects."""
 
     def _handle(self, h):
         url = urlparse(h.path)
@@ -129,8 +131,9 @@ class FakeServer:
                 status, payload, headers = 404, {"message": "404 Not found"}, {}
             return self._send(h, status, payload, headers)
 
+    @abstractmethod
     def route(self, method, path, query, body):
-        raise NotImplementedError
+        """(status, payload, headers) for one request, as the real API answers it."""
 
     def _send(self, h, status, payload, headers=None):
         data = b"" if payload is None else json.dumps(payload).encode()
