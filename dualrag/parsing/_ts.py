@@ -48,3 +48,14 @@ def end_line_of(node: Node) -> int:
 
 def text_of(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+def first_error_line(root: Node) -> int:
+    """1-based line of the first ERROR or missing node (the root's line when there is none)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            return node.start_point.row + 1
+        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+    return root.start_point.row + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from dualrag.parsing._ts import first_error_line
 from dualrag.parsing.model import Member, Outline
 
 PARSEABLE = ("java", "xml")
@@ -34,7 +35,7 @@ def outline(language: str, text: str, *, fallback_type: str = "") -> Outline:
     except ImportError as exc:  # grammar wheel missing: degrade, do not fail the review
         return Outline(error=f"grammar not installed: {exc.name}")
     if root.has_error:
-        row = _first_error_row(root)
+        row = first_error_line(root)
         return Outline(error=f"syntax error near line {row}: structure not trusted")
     return Outline(members=members)
 
@@ -73,7 +74,7 @@ def outline_fragment(language: str, text: str, *, offset: int, hint: str, fallba
         old_root = parse(language, old_text)
         if _error_count(root) > _error_count(old_root):
             closed_broken = [root]
-            return Outline(error=f"syntax error near line {_first_error_row(root) + offset}: "
+            return Outline(error=f"syntax error near line {first_error_line(root) + offset}: "
                                  "structure not trusted", partial=True)
     if closed_broken:
         return Outline(error=f"syntax error near line {closed_broken[0].start_point.row + offset + 1}: "
@@ -129,11 +130,3 @@ def _error_count(root, cap: int = 10_000) -> int:
     return count
 
 
-def _first_error_row(root) -> int:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            return node.start_point.row + 1
-        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
-    return root.start_point.row + 1

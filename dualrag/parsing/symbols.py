@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from tree_sitter import Node, Query, QueryCursor
 
-from dualrag.parsing._ts import end_line_of, line_of, parse, parser, text_of
+from dualrag.parsing._ts import end_line_of, first_error_line, line_of, parse, parser, text_of
 from dualrag.parsing.java import _CALLABLES, _TYPES, _head, _param_types
 
 MAX_BODY_CHARS = 4000
@@ -336,18 +336,8 @@ def java_file(text: str) -> JavaFile:
     for d in decls:
         d.refs.sort(key=lambda r: r.line)
     if root.has_error:
-        jf.error = f"syntax error near line {_first_error(root)}: symbols may be incomplete"
+        jf.error = f"syntax error near line {first_error_line(root)}: symbols may be incomplete"
     return jf
-
-
-def _first_error(root: Node) -> int:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            return node.start_point.row + 1
-        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
-    return 1
 
 
 def _local_names(node: Node) -> list[tuple[str, str]]:
