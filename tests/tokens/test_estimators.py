@@ -388,3 +388,13 @@ def test_sampled_correction_only_raises_small_estimates(o200k) -> None:
     assert abs(sampled.count(rare) - exact) <= abs(plain.count(rare) - exact)
     short = "int a = 1;\nint b = 2;"  # too few lines to sample: unchanged
     assert sampled.count(short) == plain.count(short)
+
+
+def test_numpy_sum_equals_the_pure_sum_on_long_texts() -> None:
+    """Long texts take the numpy path; it must give exactly the bigram sum of the pure path."""
+    from dualrag.tokens.fast import FastEstimator, _byte_sum, _numpy_units, bigram_codes
+
+    est = FastEstimator("o200k")
+    for text in (JAVA * 40, "中文注释，订单" * 800, "a\r\nb" * 3000, "x"):
+        pure = _byte_sum(bigram_codes(text).translate(est._table))
+        assert _numpy_units(text, est._costs()) == pure
