@@ -68,24 +68,15 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     info = _with_instructions(info or ChangeInfo(), read_file)
     injection_findings, injection = find_injection(changes, info)
     findings = [*findings, *injection_findings]
-    stage = StageResult()
-    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=reviewers)
-    clients: dict[str, Any] = {}
     llm_cfg = llm_factory.config if llm_factory is not None else settings.llm
+    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=reviewers)
     llm_configured = any(llm_cfg.model_for(r.name) for r in selected)
+    stage = StageResult()
     if changes.reviewable and plan.chunks and llm_configured:
         factory = llm_factory or LLMFactory(llm_cfg, sink=tally, on_heartbeat=on_heartbeat)
-        factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
-        for r in selected:
-            client, _reason = factory.for_reviewer(r.name)
-            clients[r.name] = client
         with _timed(timings, "review", tally):
-            stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
-                                max_output_tokens=llm_cfg.max_output_tokens).run(
-                plan.chunks, contexts, clients, selected, max_workers=max_workers)
-        notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
-                     f"on {len(plan.chunks)} chunk(s)")
-        notes.extend(stage.notes)
+            stage = _run_reviewers(changes, info, plan, contexts, findings, selected, factory, tally,
+                                   explain_dir=explain_dir, max_workers=max_workers, notes=notes)
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
     known = {r.rule_id for r in load_bundled_cached()}
@@ -122,6 +113,21 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     return Review.of_changes(changes, decision=decision, chunks=chunks, findings=outcome.findings, notes=notes,
                              timings=timings, usage=usage, reviewers=stage.runs, decision_reasons=reasons,
                              break_glass=outcome.break_glass, dropped=dropped)
+
+
+def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
+                   findings: list, selected: Sequence[Any], factory: LLMFactory, tally: UsageTally, *,
+                   explain_dir: str | Path | None, max_workers: int, notes: list[str]) -> StageResult:
+    """Every selected specialist on every chunk, through one factory (shared breakers)."""
+    factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
+    clients: dict[str, Any] = {r.name: factory.for_reviewer(r.name)[0] for r in selected}
+    stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
+                        max_output_tokens=factory.config.max_output_tokens).run(
+        plan.chunks, contexts, clients, selected, max_workers=max_workers)
+    notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
+                 f"on {len(plan.chunks)} chunk(s)")
+    notes.extend(stage.notes)
+    return stage
 
 
 def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo:
