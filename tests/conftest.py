@@ -178,3 +178,24 @@ def repo(tmp_path: Path, git_env: dict[str, str]) -> Repo:
     r = Repo(root, git_env)
     r.git("init", "-q", "-b", "main")
     return r
+
+
+# ---------------------------------------------------------------------------- LLM fakes
+
+
+@pytest.fixture
+def oai():
+    """A loopback server that behaves like the OpenAI Chat Completions API."""
+    from dualrag.testing.fake_llm import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def ant():
+    """A loopback server that behaves like the Anthropic Messages API."""
+    from dualrag.testing.fake_llm import FakeAnthropic
+
+    with FakeAnthropic() as server:
+        yield server

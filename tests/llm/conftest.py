@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from dualrag.llm import LLMConfig, LLMFactory, ListSink, ManualClock
+
+from dualrag.llm import ListSink, LLMConfig, LLMFactory, ManualClock
 from dualrag.testing.fake_llm import FakeAnthropic, FakeOpenAI
 
 
@@ -20,16 +21,6 @@ def _clean_llm_env(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture
-def oai():
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def ant():
-    with FakeAnthropic() as server:
-        yield server
 
 
 FAST = {

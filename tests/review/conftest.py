@@ -56,16 +56,6 @@ def _clean_llm_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "ak-test")
 
 
-@pytest.fixture
-def oai():
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def ant():
-    with FakeAnthropic() as server:
-        yield server
 
 
 @pytest.fixture
