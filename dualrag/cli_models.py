@@ -79,21 +79,51 @@ def export_reranker(hf_dir: str, out_dir: str, int8: bool, opset: int, debug: bo
 @models.command()
 @click.argument("folder", metavar="DIR")
 @click.option("--to", "out_dir", metavar="DIR", help="Write model_int8.onnx and the tokenizer files here (default: DIR).")
-@click.option("--per-channel", is_flag=True, help="Per-channel weight scales (slower to run, sometimes more accurate).")
+@click.option("--per-tensor", is_flag=True, help="One weight scale per tensor instead of per output channel (less accurate).")
+@click.option("--check", type=click.IntRange(0, 1000), default=12, show_default=True, metavar="N",
+              help="Compare int8 with fp32 rankings on N bundled rule cases (0 = skip).")
 @click.option("--debug", is_flag=True, hidden=True)
-def quantize(folder: str, out_dir: str | None, per_channel: bool, debug: bool) -> None:
+def quantize(folder: str, out_dir: str | None, per_tensor: bool, check: int, debug: bool) -> None:
     """Write model_int8.onnx next to model.onnx and report how well its ranking agrees with fp32."""
     from dualrag.rerank import OnnxCrossEncoder, top_k_overlap
     from dualrag.rerank import quantize as run
+    from dualrag.rerank.calibration import bundled_cases
 
-    written = run(folder, out_dir, per_channel=per_channel)
+    written = run(folder, out_dir, per_channel=not per_tensor)
+    click.echo(f"wrote {written}")
+    if not check:
+        return
     fp32 = OnnxCrossEncoder(folder)
     int8 = OnnxCrossEncoder(written.parent, int8=True)
-    query = "check the return value for null before using it"
-    texts = [f"rule {i}: " + " ".join(_PROBE[(i * 7 + j) % len(_PROBE)] for j in range(12 + i % 9)) for i in range(40)]
-    overlap = top_k_overlap(fp32.score(query, texts), int8.score(query, texts), 10)
-    click.echo(f"wrote {written}; top-10 agreement with fp32 on a probe set: {overlap:.2f}")
+    cases = bundled_cases()
+    cases = cases[:: max(1, len(cases) // check)][:check]
+    overlaps = []
+    for case in cases:
+        texts = [*case.relevant, *case.irrelevant]
+        overlaps.append(top_k_overlap(fp32.score(case.query, texts), int8.score(case.query, texts), 10))
+    click.echo(f"top-10 agreement of int8 with fp32 on {len(cases)} bundled rule cases: "
+               f"mean {sum(overlaps) / len(overlaps):.2f}, min {min(overlaps):.2f}")
 
 
-_PROBE = ("null value return check exception log database transaction commit password token file stream close "
-          "thread lock order invoice customer amount currency segment method field constant naming").split()
+@models.command()
+@click.argument("folder", metavar="DIR")
+@click.option("--int8", is_flag=True, help="Calibrate model_int8.onnx instead of model.onnx.")
+@click.option("--cases", "cases_file", metavar="FILE",
+              help='JSON Lines {"query", "relevant": [...], "irrelevant": [...]} (default: the bundled rules).')
+@click.option("--target-recall", type=click.FloatRange(0.5, 1.0), default=0.95, show_default=True,
+              help="Share of relevant texts the threshold must keep.")
+@click.option("--debug", is_flag=True, hidden=True)
+def calibrate(folder: str, int8: bool, cases_file: str | None, target_recall: float, debug: bool) -> None:
+    """Choose the pruning threshold for a model file and record it in DIR/calibration.json."""
+    from dualrag.rerank import OnnxCrossEncoder
+    from dualrag.rerank import calibration as cal
+
+    reranker = OnnxCrossEncoder(folder, int8=int8)
+    if cases_file:
+        cases, source = cal.read_cases(cases_file), cases_file
+    else:
+        cases, source = cal.bundled_cases(), "bundled rules: bad example vs its rule and 20 others"
+    result = cal.calibrate(reranker, cases, target_recall=target_recall, source=source)
+    path = cal.save(folder, reranker.folder.model_file.name, result)
+    click.echo(f"{path} [{reranker.folder.model_file.name}]: {result.describe()}")
+    click.echo("used whenever rerank.threshold is not set")

@@ -17,7 +17,7 @@ from dualrag.edi import merge_findings, validate_changes
 from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
 from dualrag.rerank import load_reranker
 from dualrag.retrieval.context import Context
-from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever
+from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever, pruning_threshold
 from dualrag.review.coordinator import coordinate
 from dualrag.review.decision import Coverage
 from dualrag.review.detectors import run_detectors
@@ -152,6 +152,9 @@ def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, *
     reranker = load_reranker(settings.rerank, model_dir=reranker_dir)
     if not reranker.available:
         notes.append(reranker.reason)
+    elif pruning_threshold(settings, reranker) is None:
+        notes.append(f"reranked by {reranker.name} without a pruning threshold: only the token budget and caps "
+                     f"prune (calibrate one: dualrag models calibrate DIR)")
     count = get_estimator("fast", model=settings.chunking.model).count
     with open_rule_retriever(settings, notes) as retriever:
         code = code_source(retriever.store if retriever else None, repo_root, read_file, notes)

@@ -142,6 +142,8 @@ def _chunk_lines(chunks: list[ChunkReport]) -> list[str]:
             rules = ", ".join(r.rule_id for r in c.context.rules) or "none"
             code = ", ".join(f"{x.relation} {x.symbol}" for x in c.context.code) or "none"
             ranked = "reranked" if c.context.reranked else "retrieval order"
+            if c.context.threshold is not None:
+                ranked += f", threshold {c.context.threshold:.3f}"
             out.append(f"    context ({ranked}, {c.context.used} tokens): rules {rules}")
             out.append(f"    code {code}")
     return out

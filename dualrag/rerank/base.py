@@ -26,6 +26,7 @@ class Reranker(Protocol):
     name: str
     available: bool
     reason: str | None
+    calibrated_threshold: float | None  # from the model folder's calibration.json, if any
 
     def score(self, query: str, candidates: Sequence[str]) -> list[float]:
         """One score per candidate, in candidate order (0..1 for cross-encoders)."""
@@ -66,6 +67,7 @@ class BaseReranker(ABC):
     name: str = "reranker"
     available: bool = True
     reason: str | None = None
+    calibrated_threshold: float | None = None
 
     @abstractmethod
     def score(self, query: str, candidates: Sequence[str]) -> list[float]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dualrag.rerank import calibration
 from dualrag.rerank.base import BaseReranker, ModelError
 from dualrag.rerank.config import RerankConfig
 from dualrag.rerank.folder import DEFAULT_MAX_LENGTH, ModelFolder, _first_line, load_tokenizer, open_folder
@@ -68,6 +69,8 @@ class OnnxCrossEncoder(BaseReranker):
         self.inputs, self.output_name, self.n_logits = _check_signature(self.session, self.folder.model_file)
         # a token_type_ids input with a one-row type table (RoBERTa family) only accepts zeros
         self.zero_type_ids = self.folder.type_vocab_size == 1
+        self.calibration = calibration.load(self.folder.path, self.folder.model_file.name)
+        self.calibrated_threshold = self.calibration.threshold if self.calibration else None
 
     @classmethod
     def from_config(cls, config: RerankConfig) -> OnnxCrossEncoder:

@@ -9,6 +9,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from dualrag.rerank import calibration
 from dualrag.rerank.base import ModelError
 from dualrag.rerank.folder import MODEL_FILE, SIDE_FILES, TOKENIZER_FILE, _first_line
 
@@ -74,6 +75,7 @@ def export_reranker(hf_dir: str | Path, out_dir: str | Path, *, int8: bool = Fal
                               dynamic_axes=axes, opset_version=opset, do_constant_folding=True, dynamo=False)
     except Exception as exc:
         raise ModelError(f"ONNX export of {src} failed: {_first_line(exc)}") from None
+    calibration.forget(out, MODEL_FILE)
     tokenizer.backend_tokenizer.save(str(out / TOKENIZER_FILE))
     for name in SIDE_FILES:
         if (src / name).is_file():

@@ -60,6 +60,7 @@ class Context:
     budget: int = 0  # tokens that were free for context
     used: int = 0
     dropped: int = 0  # candidates under the threshold or beyond the budget
+    threshold: float | None = None  # the pruning threshold applied to reranker scores
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -90,6 +91,7 @@ def assemble(
         return Context(chunk_id=chunk_id, reranked=reranker.available, budget=budget)
     if not reranker.available:
         notes.append(reranker.reason)
+        threshold = None  # calibrated for cross-encoder scores, meaningless for fused ones
     order = reranker.rerank(
         query, [c.text for c in candidates], threshold=threshold,
         fallback_scores=[c.fused_score for c in candidates],
@@ -112,5 +114,5 @@ def assemble(
     kept = sum(taken.values())
     return Context(
         chunk_id=chunk_id, rules=tuple(rules), code=tuple(code), reranked=reranker.available,
-        budget=budget, used=used, dropped=len(candidates) - kept, notes=tuple(notes),
+        budget=budget, used=used, dropped=len(candidates) - kept, threshold=threshold, notes=tuple(notes),
     )

@@ -157,6 +157,7 @@ def build_contexts(
     code_source: CodeSource | None = None,
 ) -> list[Context]:
     cfg = settings.retrieval
+    threshold = pruning_threshold(settings, reranker)
     contexts = []
     for chunk in plan.chunks:
         candidates: list[Candidate] = []
@@ -170,10 +171,17 @@ def build_contexts(
         query_text = "\n".join(line.text for h in chunk.hunks for line in h.lines if line.kind == "+")
         contexts.append(assemble(
             chunk.id, query_text[:_RERANK_QUERY_CHARS], candidates, reranker=reranker, count_tokens=count_tokens,
-            budget=budget, threshold=settings.rerank.threshold,
+            budget=budget, threshold=threshold,
             caps={"rule": cfg.max_rules, "code": cfg.max_code},
         ))
     return contexts
+
+
+def pruning_threshold(settings: Settings, reranker: Reranker) -> float | None:
+    """`rerank.threshold` when set, else the model folder's calibrated one, else none."""
+    if settings.rerank.threshold is not None:
+        return settings.rerank.threshold
+    return reranker.calibrated_threshold
 
 
 def _merge(results: list[list[RetrievedRule]]) -> list[RetrievedRule]:

@@ -95,6 +95,7 @@ class ContextReport(_Model):
     budget: int = 0
     used: int = 0
     dropped: int = 0
+    threshold: float | None = None
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
@@ -105,7 +106,7 @@ class ContextReport(_Model):
             code=[ContextCodeReport(relation=c.relation, symbol=c.symbol, path=c.path, start_line=c.start_line,
                                     end_line=c.end_line, score=c.score, tokens=c.tokens) for c in context.code],
             reranked=context.reranked, budget=context.budget, used=context.used, dropped=context.dropped,
-            notes=list(context.notes),
+            threshold=context.threshold, notes=list(context.notes),
         )
 
 

@@ -109,3 +109,22 @@ def test_export_without_torch_says_what_to_install(capsys, tmp_path, monkeypatch
     monkeypatch.setattr(builtins, "__import__", no_torch)
     code, _, err = run(capsys, "models", "export-reranker", "--from", str(tmp_path), "--to", str(tmp_path / "o"))
     assert code == 2 and "pip install 'dualrag[export]'" in err and err.count("\n") == 1
+
+
+def _weight_scale_sizes(model_file) -> set[int]:
+    """Sizes of the quantised weights' scale tensors (1 = one scale per tensor)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(model_file)).graph
+    return {numpy_helper.to_array(t).size for t in graph.initializer if t.name.endswith("_scale")}
+
+
+def test_models_quantize_scales_per_channel_unless_asked(capsys, bert_dir, tmp_path):
+    code, _, err = run(capsys, "models", "quantize", str(bert_dir), "--to", str(tmp_path / "pc"), "--check", "0")
+    assert code == 0, err
+    code, _, err = run(capsys, "models", "quantize", str(bert_dir), "--to", str(tmp_path / "pt"), "--check", "0",
+                       "--per-tensor")
+    assert code == 0, err
+    assert max(_weight_scale_sizes(tmp_path / "pc" / "model_int8.onnx")) > 1
+    assert _weight_scale_sizes(tmp_path / "pt" / "model_int8.onnx") == {1}

@@ -35,6 +35,10 @@ def test_without_a_model_the_fused_order_is_kept_and_the_report_says_so():
                    threshold=None, caps={"rule": 10})
     assert [r.rule_id for r in ctx.rules] == ["R2", "R3", "R1"]
     assert not ctx.reranked and ctx.notes and "reranking skipped" in ctx.notes[0]
+    # a threshold is calibrated for cross-encoder scores: fused scores are never cut by it
+    ctx = assemble("c1", "q", cands, reranker=NullReranker(), count_tokens=words, budget=100,
+                   threshold=0.95, caps={"rule": 10})
+    assert len(ctx.rules) == 3 and ctx.threshold is None
 
 
 def test_packing_never_cuts_an_item_and_fills_with_smaller_ones():
@@ -83,6 +87,7 @@ def test_with_a_model_the_cross_encoder_order_and_threshold_decide(cross_encoder
     ctx = assemble("c1", query, cands, reranker=cross_encoder, count_tokens=words, budget=1000,
                    threshold=threshold, caps={"rule": 10})
     expected = [f"R{i}" for i, s in sorted(enumerate(scores), key=lambda p: (-p[1], p[0])) if s >= threshold]
-    assert ctx.reranked
+    assert ctx.reranked and ctx.threshold == threshold
+    assert ctx.dropped == len(cands) - len(expected) > 0
     assert [r.rule_id for r in ctx.rules] == expected
     assert all(r.score >= round(threshold, 4) - 1e-4 for r in ctx.rules)
