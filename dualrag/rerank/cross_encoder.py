@@ -46,7 +46,7 @@ class OnnxCrossEncoder(BaseReranker):
         *,
         int8: bool = False,
         threads: int = 2,
-        batch_size: int = 16,
+        batch_size: int = 8,
         max_length: int | None = None,
         query_fraction: float = 0.5,
     ) -> None:
