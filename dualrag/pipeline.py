@@ -16,8 +16,9 @@ from dualrag.diff import ChangeSet, ingest
 from dualrag.edi import merge_findings, validate_changes
 from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
 from dualrag.rerank import load_reranker
+from dualrag.rerank.calibration import pruning_threshold
 from dualrag.retrieval.context import Context
-from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever, pruning_threshold
+from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever
 from dualrag.review.coordinator import coordinate
 from dualrag.review.decision import Coverage
 from dualrag.review.detectors import run_detectors
@@ -152,7 +153,7 @@ def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, *
     reranker = load_reranker(settings.rerank, model_dir=reranker_dir)
     if not reranker.available:
         notes.append(reranker.reason)
-    elif pruning_threshold(settings, reranker) is None:
+    elif pruning_threshold(settings.rerank.threshold, reranker) is None:
         notes.append(f"reranked by {reranker.name} without a pruning threshold: only the token budget and caps "
                      f"prune (calibrate one: dualrag models calibrate DIR)")
     count = get_estimator("fast", model=settings.chunking.model).count

@@ -31,7 +31,7 @@ def main() -> int:
     from rule_reranker import cached, held_out
 
     from dualrag.rerank import OnnxCrossEncoder
-    from dualrag.rerank.calibration import bundled_cases, calibrate, choose_threshold
+    from dualrag.rerank.calibration import bundled_cases, calibrate, choose_threshold, score_cases
     from dualrag.rulebook import load_bundled
 
     folder = args.model or cached(args.epochs)[0]
@@ -44,7 +44,7 @@ def main() -> int:
     for label, int8 in (("fp32", False), ("int8", True)):
         reranker = OnnxCrossEncoder(folder, int8=int8)
         fitted = calibrate(reranker, train, target_recall=args.target_recall, source="training rules")
-        scored = [_scores(reranker, [case]) for case in test]
+        scored = [score_cases(reranker, [case]) for case in test]
         relevant = [s for r, _ in scored for s in r]
         irrelevant = [s for _, i in scored for s in i]
         kept = sum(s >= fitted.threshold for s in relevant) / len(relevant)
@@ -64,15 +64,6 @@ def main() -> int:
               f"{kept:.0%} of held-out relevant rules, drops {dropped:.0%} -- rules the model was trained on "
               "score higher, so calibrate on cases the model has not seen")
     return 0
-
-
-def _scores(reranker, cases) -> tuple[list[float], list[float]]:
-    relevant, irrelevant = [], []
-    for case in cases:
-        scores = reranker.score(case.query, [*case.relevant, *case.irrelevant])
-        relevant += scores[: len(case.relevant)]
-        irrelevant += scores[len(case.relevant):]
-    return relevant, irrelevant
 
 
 if __name__ == "__main__":

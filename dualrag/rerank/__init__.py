@@ -1,7 +1,7 @@
 """Local cross-encoder reranking on ONNX Runtime (any BGE-compatible model folder).
 
     reranker = load_reranker(settings.rerank)       # NullReranker when no folder is configured
-    threshold = settings.rerank.threshold or reranker.calibrated_threshold  # see calibration.py
+    threshold = pruning_threshold(settings.rerank.threshold, reranker)  # configured, else calibrated
     ranked = reranker.rerank(query, texts, top_k=8, threshold=threshold,
                              fallback_scores=fused)  # [(index, score)], best first
     if not reranker.available: note = reranker.reason

@@ -67,18 +67,27 @@ def choose_threshold(relevant: Sequence[float], irrelevant: Sequence[float], *,
     )
 
 
-def calibrate(reranker, cases: Iterable[LabelledCase], *, target_recall: float = DEFAULT_TARGET_RECALL,
-              source: str = "") -> Calibration:
-    """Score every case with `reranker` and choose the threshold."""
+def score_cases(reranker, cases: Iterable[LabelledCase]) -> tuple[list[float], list[float]]:
+    """The reranker's scores of every relevant and every irrelevant text of the cases."""
     relevant: list[float] = []
     irrelevant: list[float] = []
-    n = 0
     for case in cases:
         scores = reranker.score(case.query, [*case.relevant, *case.irrelevant])
         relevant += scores[: len(case.relevant)]
         irrelevant += scores[len(case.relevant):]
-        n += 1
-    return choose_threshold(relevant, irrelevant, target_recall=target_recall, source=source, cases=n)
+    return relevant, irrelevant
+
+
+def calibrate(reranker, cases: Sequence[LabelledCase], *, target_recall: float = DEFAULT_TARGET_RECALL,
+              source: str = "") -> Calibration:
+    """Score every case with `reranker` and choose the threshold."""
+    relevant, irrelevant = score_cases(reranker, cases)
+    return choose_threshold(relevant, irrelevant, target_recall=target_recall, source=source, cases=len(cases))
+
+
+def pruning_threshold(configured: float | None, reranker) -> float | None:
+    """The threshold in force: `rerank.threshold` when set, else the model file's calibrated one."""
+    return configured if configured is not None else reranker.calibrated_threshold
 
 
 def save(folder: str | Path, model_file: str, calibration: Calibration) -> Path:

@@ -6,7 +6,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import chdir, contextmanager
 from pathlib import Path
 
 from dualrag.rerank import calibration
@@ -83,7 +83,10 @@ def _fused(model_file: Path, out: Path, config: dict) -> Path | None:
         # ONNX Runtime's quantisation pre-processing (symbolic shape inference) types them.
         from onnxruntime.quantization.shape_inference import quant_pre_process
 
-        quant_pre_process(str(fused), str(out), skip_optimization=True)
+        # When symbolic shape inference gives up, it saves the whole model (hundreds of MB of
+        # external data) into the working directory before raising: let that land in our temp dir.
+        with chdir(out.parent):
+            quant_pre_process(str(fused), str(out), skip_optimization=True)
         return out
     except Exception:  # noqa: BLE001 - fusion is an optimisation; quantise the plain graph instead
         return None

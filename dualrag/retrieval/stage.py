@@ -19,6 +19,7 @@ from dualrag.config import Settings
 from dualrag.diff import ChangeSet
 from dualrag.errors import UserError
 from dualrag.rerank import Reranker
+from dualrag.rerank.calibration import pruning_threshold
 from dualrag.retrieval.context import Candidate, Context, ContextRule, assemble
 from dualrag.retrieval.query import RuleQuery, build_rule_query
 from dualrag.retrieval.rules import RetrievedRule, RuleRetriever
@@ -157,7 +158,7 @@ def build_contexts(
     code_source: CodeSource | None = None,
 ) -> list[Context]:
     cfg = settings.retrieval
-    threshold = pruning_threshold(settings, reranker)
+    threshold = pruning_threshold(settings.rerank.threshold, reranker)
     contexts = []
     for chunk in plan.chunks:
         candidates: list[Candidate] = []
@@ -175,13 +176,6 @@ def build_contexts(
             caps={"rule": cfg.max_rules, "code": cfg.max_code},
         ))
     return contexts
-
-
-def pruning_threshold(settings: Settings, reranker: Reranker) -> float | None:
-    """`rerank.threshold` when set, else the model folder's calibrated one, else none."""
-    if settings.rerank.threshold is not None:
-        return settings.rerank.threshold
-    return reranker.calibrated_threshold
 
 
 def _merge(results: list[list[RetrievedRule]]) -> list[RetrievedRule]:

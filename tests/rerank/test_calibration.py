@@ -14,7 +14,6 @@ from dualrag.cli import main
 from dualrag.config import Settings
 from dualrag.rerank import ModelError, NullReranker, OnnxCrossEncoder
 from dualrag.rerank import calibration as cal
-from dualrag.retrieval.stage import pruning_threshold
 
 scores = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=60)
 
@@ -50,8 +49,8 @@ def test_save_load_forget_per_model_file(tmp_path):
 
 
 @pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"model.onnx": 3}', '{"model.onnx": {"x": 1}}',
-                                     '{"model.onnx": {"threshold": 7, "target_recall": 0.9, "recall": 1,'
-                                     ' "pruned": 0, "cases": 1, "source": ""}}'])
+                                     ('{"model.onnx": {"threshold": 7, "target_recall": 0.9, "recall": 1,'
+                                      ' "pruned": 0, "cases": 1, "source": ""}}')])
 def test_broken_calibration_file_is_a_model_error(tmp_path, content):
     (tmp_path / cal.CALIBRATION_FILE).write_text(content)
     with pytest.raises(ModelError, match="calibration.json"):
@@ -105,9 +104,10 @@ def test_calibrate_cli_writes_the_threshold_the_reranker_then_uses(capsys, bert_
     reranker = OnnxCrossEncoder(folder)
     assert reranker.calibrated_threshold == saved.threshold
     # the threshold in force: configured wins, else the calibrated one, never for the null reranker
-    assert pruning_threshold(Settings(), reranker) == saved.threshold
-    assert pruning_threshold(Settings(rerank={"threshold": 0.25}), reranker) == 0.25
-    assert pruning_threshold(Settings(), NullReranker()) is None
+    assert cal.pruning_threshold(Settings().rerank.threshold, reranker) == saved.threshold
+    assert cal.pruning_threshold(Settings(rerank={"threshold": 0.25}).rerank.threshold, reranker) == 0.25
+    assert cal.pruning_threshold(0.0, reranker) == 0.0  # a configured 0 is a choice, not "unset"
+    assert cal.pruning_threshold(None, NullReranker()) is None
     # int8 is a different model file: it has no calibration until calibrated itself
     code, _, err = run(capsys, "models", "quantize", str(folder), "--check", "0")
     assert code == 0, err
@@ -124,7 +124,7 @@ def test_calibrate_cli_writes_the_threshold_the_reranker_then_uses(capsys, bert_
 def test_calibrate_cli_bad_cases_file_is_one_line(capsys, bert_dir, tmp_path):
     bad = tmp_path / "cases.jsonl"
     bad.write_text("{oops\n")
-    code, out, err = run(capsys, "models", "calibrate", str(bert_dir), "--cases", str(bad))
+    code, _, err = run(capsys, "models", "calibrate", str(bert_dir), "--cases", str(bad))
     assert code == 2 and "cases.jsonl:1" in err and "Traceback" not in err
     assert not (bert_dir / cal.CALIBRATION_FILE).exists()
 
