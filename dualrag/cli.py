@@ -234,10 +234,10 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(code or 0)
 
 
-from dualrag.cli_knowledge import index, kb, search  # noqa: E402 - attached last, after the main group exists
+from dualrag.cli_knowledge import index, kb, rules, search  # noqa: E402 - attached last, after the main group exists
 from dualrag.cli_models import models  # noqa: E402
 
-for _command in (index, search, kb, models):
+for _command in (index, rules, search, kb, models):
     cli.add_command(_command)
 
 from dualrag.cli_vcs import github, gitlab  # noqa: E402 - attached last, after the main group exists

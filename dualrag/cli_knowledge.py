@@ -1,4 +1,4 @@
-"""`dualrag index rules`, `dualrag search rules`, `dualrag kb stats`: the rule knowledge base.
+"""`dualrag index rules`, `rules inspect`, `search rules`, `kb stats|drop`: the rule knowledge bases.
 
 The CLI is the one place that reaches both sides: `indexers` (reading documents) and the
 online foundations (store, embedder).
@@ -7,7 +7,6 @@ online foundations (store, embedder).
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -21,7 +20,6 @@ from rich.table import Table
 from dualrag.config import Settings, find_config_file, load_settings
 from dualrag.diff.language import language_of
 from dualrag.errors import UserError
-from dualrag.rulebook import is_rule_set, load_rule_file
 
 STORE_HELP = "Store directory (default: .dualrag/store, or 'store' in config)."
 
@@ -52,23 +50,65 @@ def index() -> None:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--kb", default="team", show_default=True, help="Knowledge base to index into.")
 @click.option("--store", help=STORE_HELP)
-@click.option("--prune", is_flag=True, help="Remove rules of these documents that are no longer in them.")
+@click.option("--prune/--no-prune", default=True, show_default=True,
+              help="Remove the rules these documents gave earlier and no longer give. Only these documents' "
+                   "rules are ever removed; other documents of the knowledge base are never touched.")
+@click.option("--dry-run", is_flag=True, help="Read and segment only: print the rules as they would be stored "
+                                              "(as 'dualrag rules inspect' does); no store is opened.")
 @click.option("--config", "config_file", metavar="FILE", help="Config file.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
-def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool, config_file: str | None,
-                debug: bool) -> None:
-    """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule."""
-    from dualrag.store import open_store
-    from indexers.rules import index_documents
+def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool, dry_run: bool,
+                config_file: str | None, debug: bool) -> None:
+    """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule.
 
+    All or nothing: every document is read and segmented before anything is written; if one
+    cannot be read, each failing file is named and nothing is written (exit 2).
+
+    Rules are keyed by their document (its path relative to the working directory), so two
+    documents never overwrite each other; a rule id two documents share is reported and both
+    rules are kept. Re-indexing a document updates its rules and, unless --no-prune, removes
+    those it no longer has.
+
+    Rule-set Markdown files (knowledge/README.md format) keep their ids, levels and
+    detectors; their detectors run in every review.
+    """
     settings = _settings(store, config_file)
-    missing = [p for p in paths if not Path(p).exists()]
-    if missing:
-        raise UserError(f"no such file or folder: {missing[0]}")
     start = time.perf_counter()
     console = _err()
+    documents = _read_documents(paths, kb, console)
+    if dry_run:
+        _print_documents(documents, "text", err=console)
+        return
+    for doc in documents:
+        _print_report(console, doc.report)
+    units = [u for doc in documents for u in doc.units]
+    from dualrag.store import open_store
+
+    embedder, sparse = _tools(settings)
+    pruned = 0
+    with Progress(TextColumn("{task.description}"), console=console, transient=True,
+                  disable=not console.is_terminal) as progress:
+        progress.add_task(f"embedding {len(units)} rules with {embedder.name}", total=None)
+        with open_store(settings.store, settings.qdrant) as db:
+            stored = db.rule_documents(kb, {u.rule_id for u in units})
+            for line in _duplicates(documents, stored):
+                _say(console, line, "yellow")
+            report = db.upsert(kb, units, embedder, sparse)
+            if prune:
+                for doc in documents:
+                    pruned += db.prune(kb, [u.point_id for u in doc.units], document=doc.document)
+    seconds = time.perf_counter() - start
+    click.echo(f"{kb}: {len(units)} rules from {len(documents)} document(s) ({report.added} added, "
+               f"{report.updated} updated, {report.unchanged} unchanged{f', {pruned} pruned' if pruned else ''}), "
+               f"{seconds:.1f}s")
+
+
+def _read_documents(paths: tuple[str, ...], kb: str, console: Console):
+    """Every document read and segmented, or UserError naming each one that failed (nothing written)."""
+    from indexers.rules import read_rule_documents
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
+                  console=console, transient=True, disable=not console.is_terminal) as progress:
         tasks: dict[str, int] = {}
 
         def on_page(path: str, done: int, total: int) -> None:
@@ -76,53 +116,98 @@ def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool,
                 tasks[path] = progress.add_task(f"reading {Path(path).name}", total=total)
             progress.update(tasks[path], completed=done)
 
-        rule_sets, documents = _split_rule_sets(paths)
-        units, failures = index_documents(documents, kb, on_page=on_page) if documents else ([], [])
-        for path in rule_sets:  # our own format: ids, levels and detectors as written
-            try:
-                units.extend(load_rule_file(path, kb=kb))
-            except UserError as exc:
-                failures.append((str(path), str(exc)))
-        embedder, sparse = _tools(settings)
-        progress.add_task(f"embedding {len(units)} rules with {embedder.name}", total=None)
-        with open_store(settings.store, settings.qdrant) as db:
-            report = db.upsert(kb, units, embedder, sparse) if units else None
-            pruned = 0
-            if prune and units:
-                for source in sorted({u.source.file for u in units}):
-                    keep = [u.point_id for u in units if u.source.file == source]
-                    pruned += db.prune(kb, keep, source_file=source)
-    for path, message in failures:
-        console.print(f"[red]failed[/red] {escape(path)}: {escape(message)}")
-    seconds = time.perf_counter() - start
-    documents = len({u.source.file for u in units})
-    changed = f"{report.added} added, {report.updated} updated, {report.unchanged} unchanged" if report else "nothing"
-    click.echo(f"{kb}: {len(units)} rules from {documents} document(s) ({changed}"
-               f"{f', {pruned} pruned' if pruned else ''}), {len(failures)} failed, {seconds:.1f}s")
-    if failures and not units:
-        sys.exit(2)
+        documents, failures = read_rule_documents(paths, kb, on_page=on_page)
+    if failures:
+        for failure in failures:
+            _say(console, f"dualrag: error: {failure.message}")
+        total = len(documents) + len(failures)
+        raise UserError(f"nothing was indexed: {len(failures)} of {total} document(s) could not be read") \
+            from failures[0].error
+    if not documents:
+        raise UserError(f"no rule documents found in {', '.join(paths)}")
+    return documents
 
 
-def _split_rule_sets(paths: tuple[str, ...]) -> tuple[list[Path], list[str]]:
-    """Rule-set Markdown files (knowledge/README.md format) apart from documents to segment.
+def _say(console: Console, line: str, style: str | None = None) -> None:
+    """One line on stderr, never wrapped, markup-free."""
+    console.print(escape(line), style=style, soft_wrap=True)
 
-    A folder that holds rule sets is a rule folder: its other Markdown files (the README that
-    documents the format) are not rules; its PDFs, Word and HTML files are still documents."""
-    rule_sets: list[Path] = []
-    documents: list[str] = []
-    for item in paths:
-        path = Path(item)
-        if not path.is_dir():
-            (rule_sets.append(path) if is_rule_set(path) else documents.append(item))
-            continue
-        files = [p for p in sorted(path.rglob("*")) if p.is_file()]
-        sets = [p for p in files if is_rule_set(p)]
-        if not sets:
-            documents.append(item)
-            continue
-        rule_sets.extend(sets)
-        documents.extend(str(p) for p in files if p.suffix.lower() in (".pdf", ".docx", ".doc", ".html", ".htm"))
-    return rule_sets, documents
+
+def _print_report(console: Console, report) -> None:
+    lines = report.lines()
+    _say(console, lines[0])
+    for line in lines[1:]:
+        _say(console, line, "yellow")
+
+
+MAX_DUPLICATE_LINES = 20
+
+
+def _duplicates(documents, stored: dict[str, set[str]]) -> list[str]:
+    """`duplicate rule id R-12 in a.docx and b.pdf: both kept`, once per id that more than one
+    document of the knowledge base gives (these documents, or others already stored)."""
+    indexed = {doc.document for doc in documents}
+    holders: dict[str, list[str]] = {}
+    for doc in documents:
+        for unit in doc.units:
+            names = holders.setdefault(unit.rule_id, [])
+            if doc.document not in names:
+                names.append(doc.document)
+    for rule_id, names in holders.items():  # documents indexed earlier (these ones are being replaced)
+        names.extend(sorted(stored.get(rule_id, set()) - indexed))
+    lines = [f"duplicate rule id {rule_id} in {' and '.join(names)}: both kept" if len(names) == 2 else
+             f"duplicate rule id {rule_id} in {', '.join(names)}: all kept"
+             for rule_id, names in holders.items() if len(names) > 1]
+    if len(lines) > MAX_DUPLICATE_LINES:
+        lines = [*lines[:MAX_DUPLICATE_LINES], f"... and {len(lines) - MAX_DUPLICATE_LINES} more duplicate rule ids"]
+    return lines
+
+
+def _print_documents(documents, fmt: str, *, err: Console | None = None) -> None:
+    """The units as they would be stored, with each document's report (text), or all of it (json)."""
+    from indexers.rules import estimate_tokens
+
+    if fmt == "json":
+        rows = [{
+            "file": str(doc.path), "document": doc.document, "report": doc.report.to_dict(),
+            "units": [{"point_id": u.point_id, "tokens": estimate_tokens(u.full_text()), **u.model_dump(mode="json")}
+                      for u in doc.units],
+        } for doc in documents]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for doc in documents:
+        lines = doc.report.lines()
+        if err is not None:  # index rules --dry-run: the report on stderr, as a real run prints it
+            _print_report(err, doc.report)
+        else:
+            click.echo("\n".join(lines))
+        for u in doc.units:
+            where = " > ".join(u.section) or "-"
+            page = f", p.{u.source.page}" if u.source.page else ""
+            first = next((ln.strip() for ln in u.text.splitlines() if ln.strip()), "")
+            first = first if len(first) <= 120 else first[:119] + "…"
+            detect = f", detect {u.detect.kind}" if u.detect else ""
+            click.echo(f"  {u.rule_id} [{u.level or '-'}] {u.title}")
+            click.echo(f"      {where}{page}; ~{estimate_tokens(u.full_text())} tokens{detect}")
+            click.echo(f"      {first}")
+        click.echo("")
+
+
+@click.group("rules")
+def rules() -> None:
+    """Look at rule documents the way the indexer understands them."""
+
+
+@rules.command("inspect")
+@click.argument("paths", nargs=-1, required=True, metavar="DOC...")
+@click.option("--kb", default="team", show_default=True, help="Knowledge base the rules would go into.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, debug: bool) -> None:
+    """Print the rules DOC would be indexed as (id, level, title, section, page, tokens, first line),
+    with what was understood of it; folders and rule-set Markdown files too. Opens no store."""
+    documents = _read_documents(paths, kb, _err())
+    _print_documents(documents, fmt)
 
 
 @click.group("search")
@@ -211,7 +296,7 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None, debug: bool) 
             stats.append({
                 "kb": name, "rules": len(units), "embedder": manifest.embedding_model, "dim": manifest.dim,
                 "levels": dict(Counter(str(u.level) if u.level else "none" for u in units)),
-                "sources": dict(Counter(u.source.file for u in units)),
+                "sources": dict(Counter(u.source.document for u in units)),
             })
     if fmt == "json":
         click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -226,6 +311,24 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None, debug: bool) 
         table.add_row(escape(s["kb"]), str(s["rules"]), ", ".join(f"{k} {v}" for k, v in s["levels"].items()),
                       str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"))
     Console(highlight=False).print(table)
+
+
+@kb.command("drop")
+@click.argument("name")
+@click.option("--store", help=STORE_HELP)
+@click.option("--config", "config_file", metavar="FILE", help="Config file.")
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+def kb_drop(name: str, store: str | None, config_file: str | None, debug: bool) -> None:
+    """Delete the knowledge base NAME and all its rules (index its documents again to rebuild it)."""
+    from dualrag.store import open_store
+
+    settings = _settings(store, config_file)
+    with open_store(settings.store, settings.qdrant) as db:
+        if not db.exists(name):
+            known = ", ".join(db.knowledge_bases()) or "none"
+            raise UserError(f"no knowledge base '{name}' in store {settings.store} (indexed: {known})")
+        db.drop(name)
+    click.echo(f"dropped knowledge base '{name}'")
 
 
 def _attach_index_code() -> None:

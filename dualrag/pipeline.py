@@ -21,7 +21,7 @@ from dualrag.retrieval.context import Context
 from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever
 from dualrag.review.coordinator import coordinate
 from dualrag.review.decision import Coverage
-from dualrag.review.detectors import run_detectors
+from dualrag.review.detectors import bundled_rules, review_rules, run_detectors
 from dualrag.review.model import ChunkReport, Decision, Review
 from dualrag.review.prompt import INSTRUCTION_FILES, ChangeInfo
 from dualrag.review.reviewers import select_reviewers
@@ -51,8 +51,9 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     with _timed(timings, "ingest", tally):
         changes = ingest(diff, settings)
     notes = []
-    with _timed(timings, "detect", tally):  # deterministic rule detectors on changed lines, no LLM
-        findings = run_detectors(changes, load_bundled_cached()) if changes.reviewable else []
+    with _timed(timings, "detect", tally):  # detectors of every indexed rule set on changed lines, no LLM
+        rules = review_rules(settings, notes) if changes.reviewable else bundled_rules()
+        findings = run_detectors(changes, rules.detectors) if changes.reviewable else []
     with _timed(timings, "validate", tally):  # EDI .flow/.dt validators (dualrag/edi), findings on changed lines
         edi_findings, edi_notes = validate_changes(changes, load_bundled_cached(), read_file=read_file)
         findings = merge_findings(findings, edi_findings) if edi_findings else findings
@@ -80,7 +81,7 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
                                    explain_dir=explain_dir, max_workers=max_workers, notes=notes)
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
-    known = {r.rule_id for r in load_bundled_cached()}
+    known = set(rules.known_ids)
     context_ids = {cid: {r.rule_id for r in ctx.rules} for cid, ctx in contexts.items()}
     with _timed(timings, "coordinate", tally):
         outcome = coordinate(

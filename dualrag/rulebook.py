@@ -204,7 +204,7 @@ def _build(name: str, start: int, meta_text: str, body: list[str], *, kb: str, s
     missing = [k for k in REQUIRED_KEYS if k not in meta]
     if missing:
         raise RuleBookError(f"{where}: missing key(s) {', '.join(missing)}")
-    title = meta["title"]
+    title = _uncommented(meta["title"], meta_text, "title")
     if not isinstance(title, str) or not title.strip():
         raise RuleBookError(f"{where}: 'title' must be a non-empty string")
     level = _enum(RuleLevel, meta["level"], "level", where)
@@ -221,6 +221,21 @@ def _build(name: str, start: int, meta_text: str, body: list[str], *, kb: str, s
         tags=lists["tags"], bad_examples=bad, good_examples=good,
         source=RuleSource(kb=kb, file=name, anchor=rid), detect=detect,
     )
+
+
+def _uncommented(value: Any, meta_text: str, key: str) -> Any:
+    """A plain (unquoted) one-line YAML value that YAML cut at ` #` — `title: Use #{} in mappers`
+    reads as `Use` — is taken whole from its line: `#` followed by a non-blank is text (`#{}`,
+    `#1`), not a comment. A real comment (`# ...`, hash then a blank) is still dropped."""
+    if not isinstance(value, str):
+        return value
+    line = re.search(rf"^{re.escape(key)}:[ \t]+(.*)$", meta_text, re.MULTILINE)
+    if line is None:
+        return value
+    raw = line.group(1)
+    if raw[:1] in ("'", '"', "|", ">", "&", "!", "[", "{") or not re.search(r"\s#\S", raw):
+        return value
+    return re.sub(r"\s+#(\s.*)?$", "", raw).strip()
 
 
 def _enum(enum, value: Any, key: str, where: str):

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import uuid
 from enum import StrEnum
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-# Point ids are uuid5 of a stable key, so re-indexing the same unit overwrites it.
+# Point ids are uuid5 of a stable key (kb, document, rule id), so re-indexing the same unit
+# overwrites it and the same rule id in two documents of a knowledge base never does.
 _POINT_NAMESPACE = uuid.UUID("6f1b7f4e-3c55-5d0a-9a43-1d2c8a7e0b51")
 
 
@@ -35,11 +38,37 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def document_key(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None) -> str:
+    """The stable key of a rule document inside its knowledge base: the path as given, in posix
+    form, relative to the working directory when the file is inside it (`docs/team-rules.docx`,
+    whether given as `./docs/team-rules.docx` or by its absolute path), else absolute.
+
+    Bundled rules are keyed by their path under `knowledge/` (`java/sql.md`), which does not
+    depend on where the package is installed."""
+    base = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+    absolute = Path(os.path.abspath(base / os.fspath(path)))  # `..` folded, symlinks kept
+    for candidate, root in ((absolute, base), (absolute.resolve(), base.resolve())):
+        try:
+            return candidate.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return absolute.as_posix()
+
+
 class RuleSource(_Frozen):
     kb: str = Field(description="knowledge base the rule was indexed into")
     file: str = Field(description="document path as given to the indexer, or the bundled file")
+    document: str = Field("", description="stable key of the document in its knowledge base (`document_key`; "
+                                          "bundled: the path under knowledge/); defaults to `file`")
     page: int | None = Field(None, description="1-based page for paginated documents")
     anchor: str | None = Field(None, description="heading slug, item number or line that locates the rule")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _document_defaults_to_file(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("document") and data.get("file"):
+            data = {**data, "document": str(data["file"]).replace("\\", "/")}
+        return data
 
 
 class Detector(_Frozen):
@@ -81,7 +110,9 @@ class RuleUnit(_Frozen):
 
     @property
     def point_id(self) -> str:
-        return str(uuid.uuid5(_POINT_NAMESPACE, f"rule:{self.source.kb}:{self.rule_id}"))
+        """Unique per (knowledge base, document, rule id): documents never overwrite each other."""
+        source = self.source
+        return str(uuid.uuid5(_POINT_NAMESPACE, f"rule:{source.kb}:{source.document}:{self.rule_id}"))
 
     def full_text(self) -> str:
         """The rule as a prompt or a cross-encoder reads it: title, text, then examples."""

@@ -144,6 +144,8 @@ def _chunk_lines(chunks: list[ChunkReport]) -> list[str]:
             ranked = "reranked" if c.context.reranked else "retrieval order"
             if c.context.threshold is not None:
                 ranked += f", threshold {c.context.threshold:.3f}"
+            if c.context.floor is not None:
+                ranked += f", relevance floor {c.context.floor:g}"
             out.append(f"    context ({ranked}, {c.context.used} tokens): rules {rules}")
             out.append(f"    code {code}")
     return out

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# scripts/calibrate_rule_floor.py on the dev guideline: the highest floor keeping 95% of the rules
+# the dev cases break. Relevance is measured from each channel's own tail, so the value carries
+# over to other knowledge bases better than a raw score would; recalibrate on your own cases.
+RULE_FLOOR = 0.117
+
 
 class RetrievalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -14,6 +19,13 @@ class RetrievalConfig(BaseModel):
     index_bundled: bool = Field(True, description="index the bundled rules on first use (and when they change)")
     candidates: int = Field(20, ge=1, le=500, description="rule candidates per chunk before reranking")
     max_rules: int = Field(8, ge=0, le=100, description="rules kept in a chunk's context")
+    rule_floor: float = Field(
+        RULE_FLOOR, ge=0,
+        description="without a reranker, rules whose retrieval relevance (dense margin + BM25 margin / 100 over "
+                    "the channel's tail) is under this are left out of the context; 0 keeps every candidate up to "
+                    "max_rules. The default is calibrated by scripts/calibrate_rule_floor.py. With a reranker, "
+                    "its calibrated threshold applies instead",
+    )
     max_code: int = Field(8, ge=0, le=100, description="code items kept in a chunk's context")
     context_tokens: int = Field(12_000, ge=0, description="at most this many tokens of rules and code per chunk")
     output_tokens: int = Field(4_000, ge=0, description="kept free in the window for the model's answer")

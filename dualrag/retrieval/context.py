@@ -1,9 +1,12 @@
 """A chunk's Context: the rules and the code a reviewer gets with it, pruned and packed.
 
 Retrieval is built for recall; this step is built for precision. Candidates are reranked
-by the cross-encoder (or, without a model folder, kept in fused-retrieval order), those
-under the threshold are dropped, and the rest are packed most relevant first into the
-token budget the chunk leaves free — whole items only, never half a rule.
+by the cross-encoder and those under its calibrated threshold are dropped. Without a model
+folder they keep their fused-retrieval order, and rules whose relevance (rules.relevance,
+comparable across queries) is under the calibrated floor are dropped instead: retrieval always
+has a first hit, and five loosely related rules in every prompt distract a small model more
+than no rule at all. The rest are packed most relevant first into the token budget the chunk
+leaves free — whole items only, never half a rule.
 """
 
 from __future__ import annotations
@@ -59,8 +62,9 @@ class Context:
     reranked: bool = False
     budget: int = 0  # tokens that were free for context
     used: int = 0
-    dropped: int = 0  # candidates under the threshold or beyond the budget
+    dropped: int = 0  # candidates under the threshold (or the floor) or beyond the budget
     threshold: float | None = None  # the pruning threshold applied to reranker scores
+    floor: float | None = None  # the relevance floor applied to rules instead, when nothing reranked
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -72,6 +76,7 @@ class Candidate:
     text: str
     fused_score: float
     build: Callable[[float, int], ContextRule | ContextCode]
+    relevance: float | None = None  # comparable across queries (rules.relevance); None = never floored
 
 
 def assemble(
@@ -84,14 +89,27 @@ def assemble(
     budget: int,
     threshold: float | None,
     caps: dict[str, int],
+    floor: float | None = None,
 ) -> Context:
-    """Rerank, prune and pack one chunk's candidates (rules and code together)."""
+    """Rerank, prune and pack one chunk's candidates (rules and code together).
+
+    `threshold` applies to cross-encoder scores, `floor` to retrieval relevance when there is no
+    cross-encoder; each is meaningless on the other's scale, so exactly one of them is in force."""
     notes: list[str] = []
+    total = len(candidates)
     if not candidates:
         return Context(chunk_id=chunk_id, reranked=reranker.available, budget=budget)
     if not reranker.available:
         notes.append(reranker.reason)
-        threshold = None  # calibrated for cross-encoder scores, meaningless for fused ones
+        threshold = None
+        candidates, floored = clearing_floor(candidates, floor)
+        if floored:
+            notes.append(f"relevance floor {floor:g}: {floored} rule candidate(s) dropped")
+    else:
+        floor = None
+    if not candidates:
+        return Context(chunk_id=chunk_id, reranked=reranker.available, budget=budget, dropped=total,
+                       floor=floor, notes=tuple(notes))
     order = reranker.rerank(
         query, [c.text for c in candidates], threshold=threshold,
         fallback_scores=[c.fused_score for c in candidates],
@@ -114,5 +132,13 @@ def assemble(
     kept = sum(taken.values())
     return Context(
         chunk_id=chunk_id, rules=tuple(rules), code=tuple(code), reranked=reranker.available,
-        budget=budget, used=used, dropped=len(candidates) - kept, threshold=threshold, notes=tuple(notes),
+        budget=budget, used=used, dropped=total - kept, threshold=threshold, floor=floor, notes=tuple(notes),
     )
+
+
+def clearing_floor(candidates: Sequence[Candidate], floor: float | None) -> tuple[list[Candidate], int]:
+    """The candidates that clear the floor (those without a relevance always do), and how many did not."""
+    if not floor:
+        return list(candidates), 0
+    kept = [c for c in candidates if c.relevance is None or c.relevance >= floor]
+    return kept, len(candidates) - len(kept)

@@ -9,19 +9,29 @@
   fragment; every capture named `@violation` that starts on an added line is reported.
 
 Findings carry `source="detector"`; they are sorted by path and line, one per (path, line, rule).
+
+Which detectors run (`review_rules`): those of every indexed rule set — the bundled `knowledge/`
+rules (read from the package, so always current) and every rule with a `detect` in the
+configured knowledge bases of the store (team rule-set files indexed with `dualrag index rules`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from dualrag.diff.model import ChangeSet, DiffLine, FileDiff, Hunk
+from dualrag.errors import UserError
 from dualrag.review.model import Finding
-from dualrag.rulebook import compile_query, parse_fragment
+from dualrag.rulebook import compile_query, load_bundled_cached, parse_fragment
 from dualrag.units import RuleUnit
+
+if TYPE_CHECKING:
+    from dualrag.config import Settings
 
 _EDI_LANGUAGES = {"edi-flow", "edi-dt", "edi-message"}
 
@@ -44,6 +54,49 @@ def applies(rule: RuleUnit, language: str, change_project_type: str | None = Non
         return False
     types = set(rule.project_types)
     return not types or "generic" in types or file_project_type(language) in types or change_project_type in types
+
+
+@dataclass(frozen=True)
+class ReviewRules:
+    """The rules a review checks against: the detectors to run, and every rule id a finding may
+    cite (the coordinator drops a citation of an unknown id)."""
+
+    detectors: tuple[RuleUnit, ...]
+    known_ids: frozenset[str]
+
+
+def bundled_rules() -> ReviewRules:
+    bundled = load_bundled_cached()
+    return ReviewRules(tuple(r for r in bundled if r.detect is not None), frozenset(r.rule_id for r in bundled))
+
+
+def review_rules(settings: Settings, notes: list[str]) -> ReviewRules:
+    """The bundled rules plus the rules of the store's configured knowledge bases (`retrieval.kbs`,
+    else all; the store's copy of the bundled rules is skipped, the package's is current). A store
+    that does not exist yet is not created; one that cannot be opened costs the team detectors
+    only, with a note. The store is opened and closed here: an embedded store admits one client."""
+    base = bundled_rules()
+    if not settings.qdrant.url and not Path(settings.store).is_dir():
+        return base
+    detectors = {(r.source.kb, r.source.document, r.rule_id): r for r in base.detectors}
+    known = set(base.known_ids)
+    from dualrag.store import RuleFilter, open_store  # qdrant-client imports slowly: only when a store exists
+
+    try:
+        with open_store(settings.store, settings.qdrant) as store:
+            kbs = settings.retrieval.kbs or store.knowledge_bases()
+            for kb in kbs:
+                if kb == settings.retrieval.bundled_kb or not store.exists(kb):
+                    continue
+                try:
+                    known.update(store.rule_documents(kb))
+                    for rule in store.units(kb, RuleFilter(has_detector=True)):
+                        detectors.setdefault((rule.source.kb, rule.source.document, rule.rule_id), rule)
+                except UserError as exc:
+                    notes.append(f"detectors of knowledge base '{kb}' skipped: {exc}")
+    except UserError as exc:
+        notes.append(f"team rule detectors skipped: {exc}")
+    return ReviewRules(tuple(detectors.values()), frozenset(known))
 
 
 def run_detectors(changes: ChangeSet, rules: Sequence[RuleUnit]) -> list[Finding]:

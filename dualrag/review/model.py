@@ -96,6 +96,7 @@ class ContextReport(_Model):
     used: int = 0
     dropped: int = 0
     threshold: float | None = None
+    floor: float | None = Field(None, description="the relevance floor rules were held against (no reranker)")
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
@@ -106,7 +107,7 @@ class ContextReport(_Model):
             code=[ContextCodeReport(relation=c.relation, symbol=c.symbol, path=c.path, start_line=c.start_line,
                                     end_line=c.end_line, score=c.score, tokens=c.tokens) for c in context.code],
             reranked=context.reranked, budget=context.budget, used=context.used, dropped=context.dropped,
-            threshold=context.threshold, notes=list(context.notes),
+            threshold=context.threshold, floor=context.floor, notes=list(context.notes),
         )
 
 

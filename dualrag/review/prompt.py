@@ -151,9 +151,14 @@ def render_members(chunk: Chunk) -> str:
     return sanitize("\n\n".join(parts))
 
 
+NO_RULES = "(no team rule applies to this change: cite no rule id)"
+
+
 def render_rules(context: Context | None) -> str:
+    """The retrieved rules; when retrieval found none that clears its floor, a plain statement
+    of that, so a small model does not go looking for a rule to cite."""
     if context is None or not context.rules:
-        return "(none)"
+        return NO_RULES
     parts = []
     for r in context.rules:
         level = f" level=\"{r.level}\"" if r.level else ""

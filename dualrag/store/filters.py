@@ -19,6 +19,8 @@ class RuleFilter(BaseModel):
     levels: list[str] = Field(default_factory=list, description="mandatory / recommended / reference")
     rule_ids: list[str] = Field(default_factory=list)
     source_file: str | None = None
+    document: str | None = Field(None, description="document key (RuleSource.document)")
+    has_detector: bool = Field(False, description="only rules with a deterministic detector")
 
     def to_qdrant(self) -> models.Filter | None:
         must: list[models.Condition] = []
@@ -34,7 +36,12 @@ class RuleFilter(BaseModel):
             must.append(models.FieldCondition(key="rule_id", match=models.MatchAny(any=list(self.rule_ids))))
         if self.source_file:
             must.append(models.FieldCondition(key="source_file", match=models.MatchValue(value=self.source_file)))
-        return models.Filter(must=must) if must else None
+        if self.document:
+            must.append(models.FieldCondition(key="document", match=models.MatchValue(value=self.document)))
+        must_not: list[models.Condition] = []
+        if self.has_detector:
+            must_not.append(models.IsEmptyCondition(is_empty=models.PayloadField(key="detect")))
+        return models.Filter(must=must or None, must_not=must_not or None) if must or must_not else None
 
 
 def _any_or_unset(key: str, values: list[str]) -> models.Filter:

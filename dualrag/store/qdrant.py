@@ -36,13 +36,14 @@ from .config import StoreConfig
 from .errors import IndexMismatchError, StoreError, StoreLockedError, UnknownKnowledgeBaseError
 from .filters import RuleFilter
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: point ids keyed by (kb, document, rule id); payload field `document`
 DENSE = "dense"
 SPARSE = "sparse"
 MANIFEST_KEY = "dualrag"
 # payload fields that get an index on a server (embedded mode scans, indexes have no effect there)
-KEYWORD_FIELDS = ("rule_id", "project_types", "languages", "domains", "level", "kb", "source_file", "content_hash")
-_EXTRA_PAYLOAD = ("kb", "source_file", "content_hash")
+KEYWORD_FIELDS = ("rule_id", "project_types", "languages", "domains", "level", "kb", "source_file", "document",
+                  "content_hash")
+_EXTRA_PAYLOAD = ("kb", "source_file", "document", "content_hash")
 _RULE_FIELDS = frozenset(RuleUnit.model_fields)
 _KB_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -79,9 +80,25 @@ class UpsertReport(BaseModel):
 
 
 def document_text(unit: RuleUnit) -> str:
-    """What is embedded and BM25-weighted for a rule: its section path, then its full text."""
+    """What BM25 weighs for a rule: its section path, then its full text."""
     head = " > ".join(unit.section)
     return f"{head}\n{unit.full_text()}" if head else unit.full_text()
+
+
+DENSE_TOKENS = 192  # a rule's gist is in its section path, title and opening; BM25 reads the rest
+
+
+def dense_text(unit: RuleUnit) -> str:
+    """What the dense embedder reads: the document text cut at about `DENSE_TOKENS` tokens.
+
+    BM25 still weighs every word. Embedding whole long rules in 512-token windows cost about
+    1 s per rule on 2 cores (scripts/bench_index_rules.py) for little gain in recall."""
+    text, budget = document_text(unit), DENSE_TOKENS
+    for index, char in enumerate(text):
+        budget -= 1.0 if "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef" else 0.25
+        if budget <= 0:
+            return text[:index]
+    return text
 
 
 def open_store(path: str | Path | None = None, config: StoreConfig | None = None) -> RuleStore:
@@ -180,7 +197,7 @@ class RuleStore:
         if manifest.schema_version != SCHEMA_VERSION:
             raise IndexMismatchError(
                 f"knowledge base '{kb}' uses index schema {manifest.schema_version}, this dualrag reads "
-                f"{SCHEMA_VERSION}: re-index it (drop the knowledge base, then index the rules again)"
+                f"{SCHEMA_VERSION}: re-index it ('dualrag kb drop {kb}', then index its documents again)"
             )
         self._manifests[kb] = manifest
         return manifest
@@ -228,6 +245,9 @@ class RuleStore:
         self._manifests.pop(kb, None)
         return bool(self.client.delete_collection(self.collection(kb)))
 
+    def exists(self, kb: str) -> bool:
+        return bool(self.client.collection_exists(self.collection(kb)))
+
     def count(self, kb: str) -> int:
         self.manifest(kb)
         return self.client.count(self.collection(kb), exact=True).count
@@ -244,10 +264,10 @@ class RuleStore:
                 raise StoreError(f"rule {unit.rule_id} belongs to knowledge base '{unit.source.kb}', not '{kb}'")
             if unit.point_id in seen:
                 raise StoreError(
-                    f"rule id '{unit.rule_id}' occurs twice in knowledge base '{kb}' "
-                    f"({seen[unit.point_id]} and {unit.source.file}): rule ids must be unique"
+                    f"rule id '{unit.rule_id}' occurs twice in document {unit.source.document} of knowledge base "
+                    f"'{kb}': rule ids must be unique within a document"
                 )
-            seen[unit.point_id] = unit.source.file
+            seen[unit.point_id] = unit.source.document
         self.ensure(kb, embedder, sparse)
         name = self.collection(kb)
         stored = {r.id: (r.payload or {}).get("content_hash") for r in self._retrieve(name, ids, ["content_hash"])}
@@ -263,7 +283,7 @@ class RuleStore:
             return report
         # 1. embed everything first: a failure here writes nothing
         texts = [document_text(u) for u in changed]
-        dense = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
+        dense = np.asarray(embedder.embed_documents([dense_text(u) for u in changed]), dtype=np.float32)
         if dense.shape != (len(texts), embedder.dim):
             raise StoreError(f"embedder {embedder.name} returned shape {dense.shape}, expected ({len(texts)}, {embedder.dim})")
         sparse_vecs = sparse.encode_documents(texts)
@@ -294,12 +314,14 @@ class RuleStore:
             ) from cause
         raise StoreError(f"writing to {name} failed, nothing was changed: {cause}") from cause
 
-    def prune(self, kb: str, keep_ids: Iterable[str], *, source_file: str | None = None) -> int:
-        """Delete the rules of `kb` (only those from `source_file`, if given) whose point id is not kept."""
+    def prune(self, kb: str, keep_ids: Iterable[str], *, document: str | None = None,
+              source_file: str | None = None) -> int:
+        """Delete the rules of `kb` whose point id is not kept — only those of `document` (the
+        document key, `RuleSource.document`) or `source_file`, if given."""
         name = self.collection(kb)
         self.manifest(kb)
         keep = {str(i) for i in keep_ids}
-        scope = RuleFilter(source_file=source_file).to_qdrant()
+        scope = RuleFilter(document=document, source_file=source_file).to_qdrant()
         doomed = [pid for pid in self._scroll_ids(name, scope) if str(pid) not in keep]
         for batch in _batches(doomed, self.config.batch_size):
             self.client.delete(name, points_selector=models.PointIdsList(points=batch), wait=True)
@@ -317,6 +339,30 @@ class RuleStore:
                 with_payload=True, with_vectors=False,
             )
             out += [_unit(r.payload or {}) for r in records]
+            if offset is None:
+                return out
+
+    def rule_documents(self, kb: str, rule_ids: Iterable[str] | None = None) -> dict[str, set[str]]:
+        """Rule id -> the documents (keys) of `kb` that hold it, for `rule_ids` or every rule;
+        empty when the knowledge base does not exist. Reads two payload fields only."""
+        name = self.collection(kb)
+        if not self.client.collection_exists(name):
+            return {}
+        self.manifest(kb)
+        wanted = None if rule_ids is None else sorted(set(rule_ids))
+        if wanted == []:
+            return {}
+        scope = RuleFilter(rule_ids=wanted).to_qdrant() if wanted else None
+        out: dict[str, set[str]] = {}
+        offset = None
+        while True:
+            records, offset = self.client.scroll(name, scroll_filter=scope, limit=1024, offset=offset,
+                                                 with_payload=["rule_id", "document", "source_file"],
+                                                 with_vectors=False)
+            for r in records:
+                payload = r.payload or {}
+                out.setdefault(str(payload.get("rule_id")), set()).add(
+                    str(payload.get("document") or payload.get("source_file")))
             if offset is None:
                 return out
 
@@ -399,7 +445,8 @@ class RuleStore:
 
 def _payload(unit: RuleUnit) -> dict[str, Any]:
     payload = unit.model_dump(mode="json")
-    payload.update(kb=unit.source.kb, source_file=unit.source.file, content_hash=unit.content_hash)
+    payload.update(kb=unit.source.kb, source_file=unit.source.file, document=unit.source.document,
+                   content_hash=unit.content_hash)
     return payload
 
 

@@ -131,18 +131,19 @@ def _num_pr(paragraph) -> tuple[str, int] | None:
     return str(num_pr.numId.val), int(ilvl)
 
 
-def _heading_level(paragraph) -> int | None:
+def _heading_level(paragraph, below_title: int = 0) -> int | None:
+    """Heading N -> N (N + 1 when the document has a Title paragraph, which sits above Heading 1)."""
     name = (paragraph.style.name if paragraph.style is not None else "") or ""
     if name.lower() == "title":
         return 1
     m = _HEADING_STYLE.match(name.strip())
     if m:
-        return int(m.group(1))
+        return int(m.group(1)) + below_title
     ppr = paragraph._p.pPr
     if ppr is not None:
         outline = ppr.find(f"{_W}outlineLvl")
         if outline is not None and outline.get(f"{_W}val", "9").isdigit() and int(outline.get(f"{_W}val")) < 9:
-            return int(outline.get(f"{_W}val")) + 1
+            return int(outline.get(f"{_W}val")) + 1 + below_title
     return None
 
 
@@ -191,6 +192,7 @@ class StructuredDocxReader(BaseReader):
             raise DocumentError(path, f"corrupt .docx ({type(exc).__name__}: {exc})") from None
 
         numbering = _Numbering(document)
+        titled = int(any((p.style is not None and (p.style.name or "").lower() == "title") for p in document.paragraphs))
         blocks: list[str] = []
         for child in document.element.body.iterchildren():
             if child.tag == f"{_W}p":
@@ -202,7 +204,7 @@ class StructuredDocxReader(BaseReader):
                     continue
                 num = _num_pr(para)
                 label = numbering.label(*num) if num else None
-                level = _heading_level(para)
+                level = _heading_level(para, titled)
                 if level is not None:
                     blocks.append("#" * min(level, 6) + " " + (f"{label} " if label else "") + text)
                 elif label:

@@ -1,8 +1,9 @@
-"""PDF text layer, one llama-index Document per page, streamed.
+"""PDF text layer, one llama-index Document per page, headings marked from fonts and the outline.
 
 llama-index's own ``PDFReader`` builds the whole list at once, retries a broken file three
 times (tenacity) and has no progress hook; this reader keeps its metadata contract
-(``page_label``, ``file_name``) and adds ``page`` (1-based int), streaming and clear errors.
+(``page_label``, ``file_name``) and adds ``page`` (1-based int), progress, clear errors, and
+``#`` marks on heading lines (``metadata["headings"] == "marked"``) found by ``pdf_headings``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from llama_index.core.schema import Document
 
 from ._common import FORMAT_TEXT, PageCallback, base_metadata
 from .errors import DocumentError
+from .pdf_headings import StyledLine, mark_headings, outline_titles, styled_page
 
 OCR_HINT = "it looks scanned (no text layer); run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, and index the result"
 
@@ -74,27 +76,30 @@ class PagedPDFReader(BaseReader):
             labels = list(reader.page_labels)
         except Exception:  # noqa: BLE001 - broken /PageLabels tree: fall back to numbers
             labels = None
-        chars = 0
+        pages: list[tuple[str, list[StyledLine]]] = []
         for index in range(total):
             try:
-                page = reader.pages[index]
-                text = page.extract_text() or ""
+                pages.append(styled_page(reader.pages[index]))
             except RecursionError:
-                text = ""
+                pages.append(("", []))
             except Exception as exc:  # noqa: BLE001 - one damaged page must not lose the document
                 if index == 0 and total == 1:
                     raise DocumentError(path, f"corrupt or truncated PDF: {exc or type(exc).__name__}") from None
-                text = ""
-            chars += len(text.strip())
+                pages.append(("", []))
+            if self.on_page is not None:
+                self.on_page(index + 1, total)
+        if not any(text.strip() for text, _ in pages):
+            raise DocumentError(path, OCR_HINT)
+        # Headings by font, decided over the whole document (the body style is the commonest one)
+        marked = mark_headings(pages, outline_titles(reader))
+        for index, text in enumerate(marked):
             meta = base_metadata(path, FORMAT_TEXT, page=index + 1, total=total)
             if labels and index < len(labels):
                 meta["page_label"] = labels[index]
+            if any(line.startswith("#") for line in text.split("\n")):
+                meta["headings"] = "marked"
             meta.update(extra_info or {})
-            if self.on_page is not None:
-                self.on_page(index + 1, total)
             yield Document(text=text, metadata=meta)
-        if chars == 0:
-            raise DocumentError(path, OCR_HINT)
 
     def load_data(self, file: str | Path, extra_info: dict | None = None) -> list[Document]:  # type: ignore[override]
         return list(self.lazy_load_data(file, extra_info))

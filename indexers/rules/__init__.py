@@ -8,29 +8,140 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import BaseNode, Document, TextNode
 
-from dualrag.units import RuleUnit
+from dualrag.errors import UserError
+from dualrag.rulebook import is_rule_set, load_rule_file
+from dualrag.units import RuleUnit, document_key
 from indexers.readers import SUPPORTED_SUFFIXES, DocumentError, PageCallback, read_document
 
-from .segmenter import segment_documents
+from .ids import dedupe_ids
+from .report import DocumentReport
+from .segmenter import estimate_tokens, segment_documents, segment_with_reports
 
-__all__ = ["RuleSegmenter", "DocumentError", "index_documents", "segment", "unit_from_node", "segment_documents"]
+__all__ = [
+    "DocumentError",
+    "DocumentReport",
+    "DocumentRules",
+    "ReadFailure",
+    "RuleSegmenter",
+    "dedupe_ids",
+    "estimate_tokens",
+    "expand_documents",
+    "index_documents",
+    "read_rule_documents",
+    "segment",
+    "segment_documents",
+    "segment_with_report",
+    "unit_from_node",
+]
+
+# Documents in a folder that holds rule-set files (the rule set's README and notes are not rules).
+_DOCUMENTS_BESIDE_RULE_SETS = (".pdf", ".docx", ".doc", ".html", ".htm", ".xhtml")
+
+
+def segment_with_report(path: str | Path, kb: str, *, on_page: PageCallback | None = None
+                        ) -> tuple[list[RuleUnit], DocumentReport]:
+    """`segment` one document file, with what the segmenter understood of it. A rule-set
+    Markdown file (knowledge/README.md format) is read as written: ids, levels and detectors."""
+    if is_rule_set(path):
+        units = [_keyed(u, path) for u in load_rule_file(path, kb=kb)]
+        report = DocumentReport(file=str(path), rule_set=True, rule_headings=len(units))
+        report.summarise(units, estimate_tokens)
+        return units, report
+    docs = read_document(path, on_page=on_page)
+    results = segment_with_reports(docs, kb)
+    units = [_keyed(u, path) for found, _ in results for u in found]
+    report = results[0][1] if results else DocumentReport(file=str(path))
+    report.file = str(path)
+    return dedupe_ids(units), report
 
 
 def segment(path_or_docs: str | Path | Sequence[Document], kb: str, *,
             on_page: PageCallback | None = None) -> list[RuleUnit]:
     """One ``RuleUnit`` per rule of a document path (read here) or of already-read Documents."""
     if isinstance(path_or_docs, (str, Path)):
-        docs = read_document(path_or_docs, on_page=on_page)
-        units = segment_documents(docs, kb)
-        # the source file is named as the caller gave it
-        return [u.model_copy(update={"source": u.source.model_copy(update={"file": str(path_or_docs)})}) for u in units]
+        # the source file is named as the caller gave it, the document keyed stably (document_key)
+        return segment_with_report(path_or_docs, kb, on_page=on_page)[0]
     return segment_documents(list(path_or_docs), kb)
+
+
+def _keyed(unit: RuleUnit, path: str | Path) -> RuleUnit:
+    source = unit.source.model_copy(update={"file": str(path), "document": document_key(path)})
+    return unit.model_copy(update={"source": source})
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def expand_documents(paths: Iterable[str | Path]) -> list[Path]:
+    """The document files under `paths`, in order, each once (by document key).
+
+    A file is taken as given (an unsupported one fails when read). A folder is searched for
+    supported files, hidden ones excepted; a folder that holds rule-set Markdown files is a rule
+    folder: its other Markdown files (the README that documents the format) are not rules, its
+    PDF, Word and HTML files still are."""
+    out: dict[str, Path] = {}
+    for item in paths:
+        path = Path(item)
+        if not path.is_dir():
+            out.setdefault(document_key(path), path)
+            continue
+        files = [f for f in sorted(path.rglob("*")) if f.is_file() and not _hidden(f, path)
+                 and f.suffix.lower() in SUPPORTED_SUFFIXES]
+        if any(is_rule_set(f) for f in files):
+            files = [f for f in files if is_rule_set(f) or f.suffix.lower() in _DOCUMENTS_BESIDE_RULE_SETS]
+        for f in files:
+            out.setdefault(document_key(f), f)
+    return list(out.values())
+
+
+@dataclass
+class DocumentRules:
+    """One document read and segmented: its units (ids unique within it) and its report."""
+
+    path: Path
+    document: str  # document_key(path)
+    units: list[RuleUnit]
+    report: DocumentReport
+
+
+@dataclass
+class ReadFailure:
+    path: str
+    message: str  # one line, naming the file
+    error: BaseException
+
+
+def read_rule_documents(paths: Iterable[str | Path], kb: str, *,
+                        on_page: Callable[[str, int, int], None] | None = None
+                        ) -> tuple[list[DocumentRules], list[ReadFailure]]:
+    """Read and segment every document under `paths` (`expand_documents`); write nothing.
+
+    A document that cannot be read, or in which no rule is found, is a failure; the others are
+    still read, so every failure is known before the caller decides (all or nothing)."""
+    done: list[DocumentRules] = []
+    failures: list[ReadFailure] = []
+    for path in expand_documents(paths):
+        callback = (lambda d, t, _p=str(path): on_page(_p, d, t)) if on_page else None
+        try:
+            units, report = segment_with_report(path, kb, on_page=callback)
+            if not units:
+                raise DocumentError(path, "no rules found in the document")
+        except UserError as exc:  # DocumentError, RuleBookError: the message names the file
+            message = str(exc)
+            failures.append(ReadFailure(str(path), message if str(path) in message else f"{path}: {message}", exc))
+        except Exception as exc:  # noqa: BLE001 - a broken file is reported with the others
+            failures.append(ReadFailure(str(path), f"{path}: cannot read ({type(exc).__name__}: {exc})", exc))
+        else:
+            done.append(DocumentRules(path, document_key(path), units, report))
+    return done, failures
 
 
 def _expand(paths: Iterable[str | Path]) -> list[Path]:

@@ -42,27 +42,27 @@ def test_chinese_pdf_rules(pdf_factory):
     path = pdf_factory(ZH_PAGES, name="manual.pdf")
     units = segment(path, "team")
     by_id = {u.rule_id: u for u in units}
-    assert list(by_id) == ["team:1.1.1", "team:1.1.2", "team:1.1.3.1", "team:1.1.3.2", "team:1.2.1", "team:1.2.2"]
+    assert list(by_id) == ["manual:1.1.1", "manual:1.1.2", "manual:1.1.3.1", "manual:1.1.3.2", "manual:1.2.1", "manual:1.2.2"]
 
-    first = by_id["team:1.1.1"]
+    first = by_id["manual:1.1.1"]
     assert first.level is RuleLevel.MANDATORY
     assert first.title == "类名使用 UpperCamelCase 风格，以下情形例外：DO / DTO。"
     assert first.good_examples == ["UserService / OrderDTO"] and first.bad_examples == ["userService / orderDto"]
     assert first.section == ["一、编程规约", "(一) 命名风格"]
     assert first.source.page == 3 and first.source.file == str(path) and first.source.kb == "team"
 
-    cross = by_id["team:1.1.2"]  # runs over the page break: one unit, page where it starts
+    cross = by_id["manual:1.1.2"]  # runs over the page break: one unit, page where it starts
     assert cross.level is RuleLevel.RECOMMENDED and cross.source.page == 3
     assert "说明：跨页继续的说明文字第一行。跨页继续的说明文字第二行。" in cross.text
 
-    sub = by_id["team:1.1.3.1"]  # a marked sub-item is its own rule, with the lead-in as context
+    sub = by_id["manual:1.1.3.1"]  # a marked sub-item is its own rule, with the lead-in as context
     assert sub.level is RuleLevel.MANDATORY and sub.text.startswith("接口和实现类的命名有两套规则：")
     assert sub.good_examples == ["CacheServiceImpl 实现 CacheService 接口。"] and sub.source.page == 4
-    assert by_id["team:1.1.3.2"].level is RuleLevel.RECOMMENDED and not by_id["team:1.1.3.2"].good_examples
+    assert by_id["manual:1.1.3.2"].level is RuleLevel.RECOMMENDED and not by_id["manual:1.1.3.2"].good_examples
 
-    layered = by_id["team:1.2.1"]  # unmarked sub-items stay in their rule
+    layered = by_id["manual:1.2.1"]  # unmarked sub-items stay in their rule
     assert layered.level is RuleLevel.REFERENCE and "应用内共享常量" in layered.text
-    assert by_id["team:1.2.2"].section == ["一、编程规约", "(二) 常量定义"]
+    assert by_id["manual:1.2.2"].section == ["一、编程规约", "(二) 常量定义"]
 
     everything = "".join(flat(u.title + u.full_text()) for u in units)
     assert flat(HEADER) not in everything and "3/3" not in everything and "...." not in everything
@@ -106,7 +106,7 @@ def test_english_markdown_rules(tmp_path):
     md.write_text(EN_MD, encoding="utf-8")
     units = segment(md, "java")
     ids = [u.rule_id for u in units]
-    assert ids == ["java:1.1.1", "java:1.1.2", "java:1.2.1", "java:1.2.2"]
+    assert ids == ["guide:1.1.1", "guide:1.1.2", "guide:1.2.1", "guide:1.2.2"]
     cls = units[0]
     assert cls.level is RuleLevel.MANDATORY and cls.title == "Class names use UpperCamelCase."
     assert cls.good_examples == ["`UserService`"] and "class user_service {}" in cls.bad_examples[0]
@@ -127,7 +127,7 @@ def test_english_text_pages_with_footers(tmp_path):
     txt.write_text("\f".join(pages), encoding="utf-8")
     units = segment(txt, "acme")
     assert [(u.rule_id, u.level, u.source.page) for u in units] == [
-        ("acme:1.1", RuleLevel.MANDATORY, 1), ("acme:1.2", RuleLevel.RECOMMENDED, 1), ("acme:1.3", RuleLevel.REFERENCE, 2)]
+        ("rules:1.1", RuleLevel.MANDATORY, 1), ("rules:1.2", RuleLevel.RECOMMENDED, 1), ("rules:1.3", RuleLevel.REFERENCE, 2)]
     assert units[1].text == "Use prepared statements for every query that takes user input."
     assert all("ACME" not in u.full_text() and "Page" not in u.full_text() for u in units)
 
@@ -135,7 +135,7 @@ def test_english_text_pages_with_footers(tmp_path):
 def test_docx_and_html_rules(tmp_path):
     units = segment(make_docx(tmp_path / "rules.docx"), "w")
     assert [(u.rule_id, u.level) for u in units] == [
-        ("w:1.1.1", RuleLevel.MANDATORY), ("w:1.1.2", RuleLevel.RECOMMENDED), ("w:1.2.1", RuleLevel.MANDATORY)]
+        ("rules:1.1.1", RuleLevel.MANDATORY), ("rules:1.1.2", RuleLevel.RECOMMENDED), ("rules:1.2.1", RuleLevel.MANDATORY)]
     assert units[0].good_examples == ["UserService / OrderDTO"] and units[1].bad_examples
     assert units[1].section == ["一、编程规约", "(一) 命名风格"]
 
@@ -143,7 +143,7 @@ def test_docx_and_html_rules(tmp_path):
     html.write_text("<h1>1 Naming</h1><ol><li>[Mandatory] Use camel case.</li><li>[Reference] Prefer short names."
                     "</li></ol><p>Counter-example: x_y</p>", encoding="utf-8")
     hu = segment(html, "h")
-    assert [u.rule_id for u in hu] == ["h:1.1", "h:1.2"] and hu[1].bad_examples == ["x_y"]
+    assert [u.rule_id for u in hu] == ["r:1.1", "r:1.2"] and hu[1].bad_examples == ["x_y"]
 
 
 def test_fallback_to_paragraphs_under_headings(tmp_path):
@@ -151,8 +151,14 @@ def test_fallback_to_paragraphs_under_headings(tmp_path):
     md.write_text("# Reviews\n\nKeep changes small.\nOne topic per change.\n\n"
                   "# Tests\n\nEvery bug fix comes with a test.\n", encoding="utf-8")
     units = segment(md, "n")
-    assert [(u.rule_id, u.section, u.level) for u in units] == [("n:1.p1", ["Reviews"], None), ("n:2.p1", ["Tests"], None)]
+    # a leaf section in which nothing starts a rule is one unit under its heading
+    assert [(u.rule_id, u.title, u.section) for u in units] == [
+        ("notes:1", "Reviews", ["Reviews"]), ("notes:2", "Tests", ["Tests"])]
     assert units[0].text == "Keep changes small. One topic per change."
+
+    flat_text = tmp_path / "plain.txt"
+    flat_text.write_text("Keep changes small.\n\nEvery bug fix comes with a test.\n", encoding="utf-8")
+    assert [u.rule_id for u in segment(flat_text, "n")] == ["plain:p1"]  # no headings at all: paragraph groups
 
 
 def test_node_parser_and_llamahub_documents():
@@ -162,7 +168,7 @@ def test_node_parser_and_llamahub_documents():
     ]
     nodes = RuleSegmenter(kb="k").get_nodes_from_documents(docs)
     units = [unit_from_node(n) for n in nodes]
-    assert [(u.rule_id, u.source.page) for u in units] == [("k:1.1", 7), ("k:1.2", 7), ("k:1.3", 8)]
+    assert [(u.rule_id, u.source.page) for u in units] == [("x:1.1", 7), ("x:1.2", 7), ("x:1.3", 8)]
     assert nodes[0].node_id == units[0].point_id and nodes[0].metadata["level"] == "mandatory"
     assert segment(docs, "k") == units
 

@@ -126,3 +126,28 @@ def test_dashes_inside_code_block_do_not_start_a_rule(tmp_path):
     text = RULE.format(extra="").replace("int a = 0;", "int a = 0;\n---\nint b = 1;")
     [rule] = load_rule_file(_write(tmp_path, text))
     assert "---" in rule.good_examples[0]
+
+
+def test_bundled_titles_are_whole():
+    """A title is a phrase, never a lone verb cut off by YAML (JAVA-SQL-003 once read "Use")."""
+    rules = load_bundled()
+    bare = {"use", "avoid", "prefer", "do", "not", "never", "always", "keep", "make", "bind", "build",
+            "compare", "give", "validate"}  # where a title cut off by YAML ends
+    for r in rules:
+        words = r.title.split()
+        assert len(words) >= 3, (r.rule_id, r.title)
+        assert words[-1].strip(".,;:").lower() not in bare, (r.rule_id, r.title)
+    sql = next(r for r in rules if r.rule_id == "JAVA-SQL-003")
+    assert sql.title == "Use #{} in MyBatis mappers, not ${}"
+
+
+@pytest.mark.parametrize(("line", "title"), [
+    ("title: Use #{} in mappers, not ${}", "Use #{} in mappers, not ${}"),  # `#` then a non-blank is text
+    ("title: Use #{} in mappers   # a comment", "Use #{} in mappers"),
+    ("title: A plain title # a comment", "A plain title"),
+    ("title: 'Quoted #{} title'", "Quoted #{} title"),
+    ("title: Ticket #42 must be linked", "Ticket #42 must be linked"),
+])
+def test_title_keeps_inline_hashes(tmp_path, line, title):
+    [rule] = load_rule_file(_write(tmp_path, RULE.format(extra="").replace("title: A title", line)))
+    assert rule.title == title

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dualrag.retrieval.concepts import EDI_CONCEPTS, JAVA_CONCEPTS, matching_terms
 from dualrag.retrieval.fusion import RRF_K, rrf
-from dualrag.retrieval.query import build_rule_query
+from dualrag.retrieval.query import MAX_WINDOWS, WINDOW_CHARS, build_rule_query
 
 CODE = """
 private static final SimpleDateFormat FMT = new SimpleDateFormat("YYYY-MM-dd");
@@ -16,23 +16,46 @@ def test_same_code_gives_the_same_query():
     assert build_rule_query(CODE) == build_rule_query(CODE)
 
 
-def test_sparse_query_holds_calls_types_words_and_guideline_vocabulary():
+def test_sparse_query_holds_calls_types_words_and_construct_names():
     query = build_rule_query(CODE)
     words = query.sparse.split()
     assert "Executors.newFixedThreadPool" in words
     assert "SimpleDateFormat" in words
     assert {"fixed", "thread", "pool"} <= set(words)  # identifiers split into words
-    assert {"simpledateformat", "executors"} & set(query.concepts) or "executors" in query.concepts
-    assert "线程池" in query.sparse  # the construct's name in the guideline's own language
+    assert {"thread-pool", "date-pattern"} <= set(query.concepts)
+    assert "线程池" in query.sparse  # the construct's common name in both languages
 
 
-def test_dense_reads_vocabulary_when_a_construct_is_known_and_code_otherwise():
+def test_the_code_is_always_a_dense_query_construct_names_or_not():
     known = build_rule_query(CODE)
-    assert len(known.dense) == 1 and "thread pool" in known.dense[0]
-    plain = build_rule_query("int total = a + b;")
-    assert plain.concepts == () or plain.dense[0] != "int total = a + b;"
-    unknown = build_rule_query("zzz qqq")
-    assert unknown.dense == ("zzz qqq",)
+    assert "thread pool" in known.concept_text
+    assert known.dense == (known.concept_text, *known.code)
+    assert "executors.new fixed thread pool(4);" in known.code[0]  # the code, identifiers as words
+    unknown = build_rule_query("  zzz qqq  ")
+    assert unknown.concept_text == "" and unknown.dense == ("zzz qqq",)
+
+
+def test_without_the_vocabulary_only_the_code_speaks():
+    query = build_rule_query(CODE, concepts=False)
+    assert query.concepts == () and query.concept_text == ""
+    assert "线程池" not in query.sparse and "SimpleDateFormat" in query.sparse
+
+
+def test_construct_names_are_generic_not_a_guideline_verdict():
+    """The vocabulary names what the code shows; the remedy is the rule's business."""
+    names = dict(matching_terms("for (int i = 0; i < n; i++) { s += \"x\"; }", "java"))
+    assert "loop" in names and "string-concat" in names
+    everything = " ".join(c.terms for c in JAVA_CONCEPTS)
+    for remedy in ("StringBuilder", "ThreadPoolExecutor", "currentTimeMillis", "compareTo", "valueOf"):
+        assert remedy not in everything
+
+
+def test_a_long_change_is_searched_in_windows_the_embedder_reads_whole():
+    code = "\n".join(f"    int value{i} = compute({i});" for i in range(400))
+    windows = build_rule_query(code).code
+    assert 1 < len(windows) <= MAX_WINDOWS
+    assert all(len(w) <= WINDOW_CHARS for w in windows)
+    assert windows[0].startswith("int value 0 = compute(0);")
 
 
 def test_query_carries_filters():

@@ -57,21 +57,34 @@ def test_reindexing_the_same_document_changes_nothing(indexed, capsys):
     assert code == 0 and "0 added, 0 updated, 3 unchanged" in out
 
 
-def test_prune_removes_rules_that_left_the_document(indexed, capsys):
+def test_reindexing_prunes_rules_that_left_the_document(indexed, capsys):
     shorter = GUIDE.split("## Money")[0]
     (indexed / "guide.md").write_text(shorter, encoding="utf-8")
-    code, out, _ = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st", "--prune"], capsys)
+    code, out, _ = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st", "--no-prune"], capsys)
+    assert code == 0 and "pruned" not in out
+    code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
+    assert {s["kb"]: s for s in json.loads(out)}["team"]["rules"] == 3  # --no-prune keeps it
+    code, out, _ = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st"], capsys)  # prunes by default
     assert code == 0 and "1 pruned" in out
     code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
     stats = {s["kb"]: s for s in json.loads(out)}
     assert stats["team"]["rules"] == 2
+    code, out, _ = run(["index", "rules", "guide.md", "--kb", "team", "--store", "st", "--prune"], capsys)
+    assert code == 0 and "0 added, 0 updated, 2 unchanged)" in out  # --prune is still accepted
 
 
-def test_a_bad_document_does_not_stop_the_others(indexed, capsys):
+def test_a_bad_document_stops_the_batch_and_writes_nothing(indexed, capsys):
+    (indexed / "other.md").write_text(GUIDE.replace("Team Java rules", "Other rules"), encoding="utf-8")
     (indexed / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
-    code, out, err = run(["index", "rules", "guide.md", "broken.pdf", "--kb", "team", "--store", "st"], capsys)
-    assert code == 0
-    assert "1 failed" in out and "broken.pdf" in err
+    code, out, err = run(["index", "rules", "other.md", "broken.pdf", "--kb", "team", "--store", "st"], capsys)
+    assert code == 2 and not out
+    assert err.splitlines() == [
+        next(line for line in err.splitlines() if "broken.pdf" in line),
+        "dualrag: error: nothing was indexed: 1 of 2 document(s) could not be read",
+    ]
+    assert "Traceback" not in err
+    code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
+    assert json.loads(out)[0]["sources"] == {"guide.md": 3}  # other.md was not written either
 
 
 def test_search_needs_exactly_one_query(indexed, capsys):

@@ -94,11 +94,38 @@ def test_unchanged_units_are_not_embedded(filled, bm25):
 
 
 def test_prune(filled):
-    assert filled.prune(KB, [u.point_id for u in (THREADS, NAMING, EDI)], source_file="manual.md") == 1
+    assert filled.prune(KB, [u.point_id for u in (THREADS, NAMING, EDI)], document="manual.md") == 1
     assert sorted(u.rule_id for u in filled.units(KB)) == ["CLASS-NAME", "EDI-ISA", "THREAD-POOL"]
-    assert filled.prune(KB, [THREADS.point_id], source_file="edi.md") == 1  # other files untouched
+    assert filled.prune(KB, [THREADS.point_id], document="edi.md") == 1  # other documents untouched
+    assert filled.prune(KB, [], source_file="nowhere.md") == 0
     assert filled.prune(KB, []) == 2
     assert filled.count(KB) == 0
+
+
+def test_the_same_rule_id_in_two_documents_is_two_rules(filled, embedder, bm25):
+    """Point ids are keyed by (kb, document, rule id): one document never overwrites another."""
+    other = THREADS.model_copy(update={"text": "另一份文档的同号规则。", "source": RuleSource(kb=KB, file="./other.md")})
+    assert other.source.document == "./other.md" and other.point_id != THREADS.point_id
+    report = filled.upsert(KB, [other], embedder, bm25)
+    assert (report.added, report.updated) == (1, 0)
+    assert sorted(u.source.document for u in filled.units(KB, RuleFilter(rule_ids=["THREAD-POOL"]))) == [
+        "./other.md", "manual.md"]
+    assert filled.rule_documents(KB, ["THREAD-POOL", "NOPE"]) == {"THREAD-POOL": {"manual.md", "./other.md"}}
+    assert set(filled.rule_documents(KB)) == {"THREAD-POOL", "CLASS-NAME", "EDI-ISA", "BIGDECIMAL"}
+    assert filled.rule_documents("absent") == {}
+    assert filled.prune(KB, [], document="./other.md") == 1 and filled.count(KB) == 4
+
+
+def test_payload_carries_the_document_key_and_detectors_filter(store, embedder, bm25):
+    from dualrag.units import Detector
+
+    detected = NAMING.model_copy(update={"detect": Detector(kind="regex", pattern="class [a-z]", languages=["java"])})
+    store.upsert(KB, [THREADS, detected], embedder, bm25)
+    records, _ = store.client.scroll(store.collection(KB), with_payload=True)
+    assert {r.payload["document"] for r in records} == {"manual.md"}
+    assert [u.rule_id for u in store.units(KB, RuleFilter(has_detector=True))] == ["CLASS-NAME"]
+    assert [u.rule_id for u in store.units(KB, RuleFilter(document="manual.md", has_detector=True))] == ["CLASS-NAME"]
+    assert store.units(KB, RuleFilter(document="other.md")) == []
 
 
 @pytest.mark.parametrize(
@@ -226,3 +253,17 @@ def test_failed_embedding_writes_nothing(store, embedder, bm25):
     with pytest.raises(RuntimeError):
         store.upsert(KB, CORPUS, Broken(), bm25)
     assert store.count(KB) == 0
+
+
+def test_a_knowledge_base_of_the_previous_schema_asks_to_be_rebuilt(store, embedder, bm25):
+    """Schema 1 keyed points by (kb, rule id) only: its rules must be indexed again, not mixed in."""
+    from dualrag.store import SCHEMA_VERSION
+    from dualrag.store.qdrant import MANIFEST_KEY
+
+    store.upsert(KB, CORPUS, embedder, bm25)
+    old = store.manifest(KB).model_copy(update={"schema_version": SCHEMA_VERSION - 1})
+    store.client.update_collection(store.collection(KB), metadata={MANIFEST_KEY: old.model_dump()})
+    store._manifests.clear()
+    with pytest.raises(IndexMismatchError, match=f"'dualrag kb drop {KB}', then index its documents again"):
+        store.upsert(KB, CORPUS, embedder, bm25)
+    assert store.drop(KB) and store.upsert(KB, CORPUS, embedder, bm25).added == 4
