@@ -15,11 +15,12 @@ from dualrag import __version__
 from dualrag.config import Settings, find_config_file, load_settings
 from dualrag.diff import ingest
 from dualrag.diff.ingest import max_diff_bytes
-from dualrag.diff.source import INDEX, GitRepo, read_diff_file
+from dualrag.diff.read import read_diff_file
 from dualrag.errors import UserError
 from dualrag.pipeline import Reader, run_chunking, run_review
 from dualrag.publish import render
 from dualrag.publish.render import render_chunks
+from dualrag.source.git import INDEX, GitRepo
 
 FORMATS = click.Choice(["text", "markdown", "json"])
 REPORT_FORMATS = click.Choice(["text", "markdown", "json", "sarif", "codequality"])

@@ -18,8 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dualrag.config import Settings, find_config_file, load_settings
-from dualrag.diff.language import language_of
 from dualrag.errors import UserError
+from dualrag.source.language import language_of
 
 STORE_HELP = "Store directory (default: .dualrag/store, or 'store' in config)."
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import click
 
 from dualrag.diff.ingest import max_diff_bytes
-from dualrag.diff.source import GitRepo
 from dualrag.errors import SourceError, UserError
 from dualrag.publish.render import render
 from dualrag.review.model import Review
+from dualrag.source.git import GitRepo
 from dualrag.vcs.http import RetryPolicy
 from dualrag.vcs.model import PriorFinding, PublishResult
 from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, run_stage

@@ -10,10 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from dualrag.checks.detectors import bundled_rules, review_rules, run_detectors
+from dualrag.checks.edi import merge_findings, validate_changes
 from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet, ingest
-from dualrag.edi import merge_findings, validate_changes
 from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
 from dualrag.rerank import load_reranker
 from dualrag.rerank.calibration import pruning_threshold
@@ -21,7 +22,6 @@ from dualrag.retrieval.context import Context
 from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever
 from dualrag.review.coordinator import coordinate
 from dualrag.review.decision import Coverage
-from dualrag.review.detectors import bundled_rules, review_rules, run_detectors
 from dualrag.review.model import ChunkReport, Decision, Review
 from dualrag.review.prompt import INSTRUCTION_FILES, ChangeInfo
 from dualrag.review.reviewers import select_reviewers

@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from dualrag.findings import Severity
+
 # Point ids are uuid5 of a stable key (kb, document, rule id), so re-indexing the same unit
 # overwrites it and the same rule id in two documents of a knowledge base never does.
 _POINT_NAMESPACE = uuid.UUID("6f1b7f4e-3c55-5d0a-9a43-1d2c8a7e0b51")
@@ -25,13 +27,6 @@ class RuleLevel(StrEnum):
     MANDATORY = "mandatory"  # 【强制】, MUST
     RECOMMENDED = "recommended"  # 【推荐】, SHOULD
     REFERENCE = "reference"  # 【参考】, MAY / informational
-
-
-class Severity(StrEnum):
-    INFO = "info"
-    MINOR = "minor"
-    MAJOR = "major"
-    CRITICAL = "critical"
 
 
 class _Frozen(BaseModel):

@@ -19,7 +19,8 @@ from vcs_fakes import FakeGitHub, FakeGitLab  # noqa: E402
 
 from dualrag.config import load_settings  # noqa: E402
 from dualrag.diff import ingest  # noqa: E402
-from dualrag.review.model import Decision, Finding, Review  # noqa: E402
+from dualrag.findings import Finding
+from dualrag.review.model import Decision, Review  # noqa: E402
 from dualrag.vcs.github import GitHubAdapter, GitHubTarget  # noqa: E402
 from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget  # noqa: E402
 from dualrag.vcs.stage import run_stage  # noqa: E402

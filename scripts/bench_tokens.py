@@ -56,7 +56,7 @@ class Unit:
 
 def decode_bytes(raw: bytes) -> str:
     """As dualrag decodes a diff file: UTF-8, then GB18030, then Latin-1; line endings kept."""
-    from dualrag.diff.encoding import decode
+    from dualrag.source.encoding import decode
 
     return decode(raw)[0]
 

@@ -26,9 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from dualrag.checks.edi import validate_changes  # noqa: E402
 from dualrag.config import Settings  # noqa: E402
 from dualrag.diff import ingest  # noqa: E402
-from dualrag.edi import Files, kind_of, read_document, validate, validate_changes  # noqa: E402
+from dualrag.edi import Files, kind_of, read_document, validate  # noqa: E402
 from dualrag.rulebook import load_bundled_cached  # noqa: E402
 
 _EXPECT = re.compile(rb"<!--\s*expect:\s*([A-Z0-9, -]+?)\s*-->")

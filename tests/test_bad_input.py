@@ -13,7 +13,7 @@ import pytest
 
 from dualrag.cli import main
 from dualrag.diff import FileStatus, ingest
-from dualrag.diff.paths import clean, unquote, unsafe_reason
+from dualrag.source.paths import clean, unquote, unsafe_reason
 
 GOOD = b"diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
 

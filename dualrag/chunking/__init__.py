@@ -21,8 +21,8 @@ from dualrag.chunking.packer import Counter, Packer, Prepared
 from dualrag.chunking.render import diff_line, file_header
 from dualrag.chunking.units import Unit, file_units
 from dualrag.config import ChunkingConfig
-from dualrag.diff.encoding import decode
 from dualrag.diff.model import ChangeSet, FileDiff, FileStatus
+from dualrag.source.encoding import decode
 
 __all__ = [
     "Budget", "Chunk", "ChunkMember", "ChunkPlan", "HunkSlice", "budget_for", "chunk_changes", "window_for",

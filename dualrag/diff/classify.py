@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from dualrag.config import TierConfig
 from dualrag.diff.model import FileDiff, ProjectType, RiskTier
-from dualrag.diff.patterns import PathPatterns
+from dualrag.source.patterns import PathPatterns
 
 EDI_LANGUAGES = frozenset({"edi-flow", "edi-dt"})
 

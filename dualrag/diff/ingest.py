@@ -5,9 +5,9 @@ from __future__ import annotations
 from dualrag.config import Settings
 from dualrag.diff.classify import TierRules, project_type
 from dualrag.diff.model import ChangeSet, ProjectType, RiskTier
-from dualrag.diff.noise import NoiseFilter
 from dualrag.diff.parse import parse_files
 from dualrag.errors import DiffError
+from dualrag.source.noise import NoiseFilter
 
 
 def max_diff_bytes(settings: Settings) -> int:

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from unidiff import PatchedFile, PatchSet
 from unidiff.errors import UnidiffParseError
 
-from dualrag.diff import encoding, paths
-from dualrag.diff.language import language_of
 from dualrag.diff.model import FileDiff, FileStatus
-from dualrag.diff.noise import NoiseFilter
 from dualrag.errors import DiffError
+from dualrag.source import encoding, paths
+from dualrag.source.language import language_of
+from dualrag.source.noise import NoiseFilter
 
 _COMBINED = re.compile(rb"^diff --(?:cc|combined) ", re.MULTILINE)
 _SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%")

@@ -17,8 +17,9 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dualrag.diff.encoding import decode
 from dualrag.parsing.symbols import Decl, JavaFile, java_file, type_name
+from dualrag.source.encoding import decode
+from dualrag.source.language import language_of
 from dualrag.units import MAX_SYMBOL_BODY, CodeSymbol
 
 Exists = Callable[[str], bool]
@@ -28,11 +29,13 @@ MAX_MEMBERS_PER_FILE = 2_000  # a class with more members is generated; its type
 _JAVA_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
 
 
-def language_of(path: str) -> str | None:
-    low = path.lower()
-    if low.endswith(".java"):
+def symbol_language(path: str) -> str | None:
+    """The code index's language of a file: "java", "edi" (flows, data transforms and the partner
+    registry), or None for a file it does not index."""
+    language = language_of(path)
+    if language == "java":
         return "java"
-    if low.endswith((".flow", ".dt")) or low.rsplit("/", 1)[-1] == "partners.xml":
+    if language.startswith("edi") or path.lower().rsplit("/", 1)[-1] == "partners.xml":
         return "edi"
     return None
 
@@ -64,7 +67,7 @@ class ResolvedRef:
 def parse_source(path: str, data: bytes, *, max_bytes: int = MAX_SOURCE_BYTES,
                  max_lines: int = MAX_SOURCE_LINES) -> ParsedFile:
     """Parse one file's bytes. Never raises: problems become `note`."""
-    lang = language_of(path)
+    lang = symbol_language(path)
     out = ParsedFile(path=path, language=lang)
     if lang is None:
         out.note = "not Java or EDI"

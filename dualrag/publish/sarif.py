@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 
 from dualrag import __version__
+from dualrag.findings import Finding
 from dualrag.review.fingerprint import finding_rule, fingerprint
-from dualrag.review.model import Finding, Review
+from dualrag.review.model import Review
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {"critical": "error", "major": "error", "minor": "warning", "info": "note"}

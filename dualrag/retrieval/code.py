@@ -24,14 +24,13 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from dualrag.parsing.code_symbols import ParsedFile, code_symbols, language_of, parse_source, resolve_refs
+from dualrag.parsing.code_symbols import ParsedFile, code_symbols, parse_source, resolve_refs, symbol_language
 from dualrag.retrieval.context import Candidate, ContextCode
 from dualrag.units import CodeSymbol
 
@@ -105,7 +104,7 @@ class RepoGraph:
         self.repository = repository
         self._read = read
         self._grep = grep
-        self.paths = [p for p in paths if language_of(p)]
+        self.paths = [p for p in paths if symbol_language(p)]
         self._by_stem: dict[str, list[str]] = {}
         for p in self.paths:
             if p.endswith(".java"):
@@ -117,8 +116,8 @@ class RepoGraph:
     @classmethod
     def from_checkout(cls, root: str | Path, read_file: Reader | None = None) -> RepoGraph:
         """The working tree of `root` (git-tracked files when it is a repository, else a walk)."""
-        from dualrag.diff.source import GitRepo
         from dualrag.errors import SourceError
+        from dualrag.source.git import GitRepo
 
         root = Path(root)
         try:
@@ -126,9 +125,7 @@ class RepoGraph:
         except SourceError:
             git = None
         if git is not None:
-            listed = subprocess.run(["git", "-C", str(git.root), "ls-files", "-z", "--", "*.java", "*.flow", "*.dt",
-                                     "*partners.xml"], capture_output=True, check=False).stdout
-            paths = [p.decode("utf-8", "surrogateescape") for p in listed.split(b"\0") if p]
+            paths = git.tracked_files("*.java", "*.flow", "*.dt", "*partners.xml")
             base = git.root
 
             def read(path: str) -> bytes | None:
@@ -138,9 +135,10 @@ class RepoGraph:
                     return None
 
             def grep(word: str) -> list[str]:
-                out = subprocess.run(["git", "-C", str(base), "grep", "-l", "-w", "-F", "-e", word, "--", "*.java"],
-                                     capture_output=True, check=False).stdout
-                return [p.decode("utf-8", "surrogateescape") for p in out.splitlines()]
+                try:
+                    return git.files_containing(word, "*.java")
+                except SourceError:
+                    return []
 
             return cls(base, paths, read_file or read, repository=base.name, grep=grep)
         paths = []
@@ -149,7 +147,7 @@ class RepoGraph:
             dirs[:] = [d for d in dirs if not d.startswith(".")]
             for f in files:
                 rel = os.path.relpath(os.path.join(dirpath, f), root).replace(os.sep, "/")
-                if language_of(rel):
+                if symbol_language(rel):
                     paths.append(rel)
 
         def read_plain(path: str) -> bytes | None:
@@ -247,7 +245,7 @@ class RepoGraph:
             return [s for s in self.file_symbols(path) if s.language == "edi"] if path in self.paths else []
         out = []
         for p in self.paths:
-            if language_of(p) != "edi":
+            if symbol_language(p) != "edi":
                 continue
             for s in self.file_symbols(p):
                 if s.language == "edi" and ((qualified and s.qualified_name == qualified) or (ref and ref in s.refs)):

@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dualrag.diff.model import ChangeSet
+from dualrag.findings import SEVERITY_RANK, Finding
 from dualrag.review.decision import Coverage, decide
 from dualrag.review.fingerprint import fingerprint, loose_key
-from dualrag.review.model import Decision, Finding
+from dualrag.review.model import Decision
 from dualrag.review.prompt import RawFinding
 from dualrag.review.reviewers import REVIEWERS
 
 SNAP_LINES = 2
-SEVERITY_RANK = {"info": 0, "minor": 1, "major": 2, "critical": 3}
 CATEGORIES = ("correctness", "security", "performance", "reliability", "maintainability", "rule", "edi",
               "documentation")
 _CATEGORY_SYNONYMS = {

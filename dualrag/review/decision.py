@@ -32,7 +32,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dualrag.review.model import Decision, Finding
+from dualrag.findings import Finding
+from dualrag.review.model import Decision
 
 RISK_CATEGORIES = frozenset({"correctness", "reliability", "security", "performance", "edi", "rule"})
 ORDER = {  # how blocking a decision is (for --fail-on)

@@ -18,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from dualrag.review.model import Finding
+from dualrag.findings import Finding
 
 _WS = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualrag.chunking.model import Chunk
 from dualrag.diff.model import ChangeSet, FileDiff
+from dualrag.findings import Finding
 
 if TYPE_CHECKING:
     from dualrag.retrieval.context import Context
@@ -134,22 +135,6 @@ class ChunkReport(_Model):
             ) for m in chunk.members],
             estimated_tokens=chunk.estimated_tokens, split_member=chunk.split_member, notes=list(chunk.notes),
         )
-
-
-class Finding(_Model):
-    path: str
-    line: int
-    end_line: int | None = None
-    severity: Literal["info", "minor", "major", "critical"]
-    category: str
-    rule_id: str | None = None
-    title: str
-    message: str
-    suggestion: str | None = None
-    source: Literal["detector", "llm"]
-    reviewer: str | None = None  # llm: the specialist(s) that raised it, comma-separated after merging
-    fingerprint: str | None = None  # stable identity across pushes (dualrag/review/fingerprint.py)
-    counted: bool = True  # False: a human settled it on an earlier push (won't fix...), not in the decision
 
 
 class Usage(_Model):

@@ -21,9 +21,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from dualrag.chunking.model import Chunk, HunkSlice
+from dualrag.findings import Finding
 from dualrag.llm.types import LLMRequest, Message
 from dualrag.retrieval.context import Context
-from dualrag.review.model import Finding
 from dualrag.review.reviewers import Reviewer
 from dualrag.review.sanitize import sanitize
 

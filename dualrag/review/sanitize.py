@@ -89,7 +89,7 @@ def find_injection(changes, info) -> tuple[list, list[str]]:
     A marker in the title, description, commit messages or instructions, or on an added line,
     makes the decision no_verdict (dualrag/review/decision.py): a human must look.
     """
-    from dualrag.review.model import Finding
+    from dualrag.findings import Finding
 
     where: list[str] = []
     for name, text in (("the title", info.title), ("the description", info.description),

@@ -26,11 +26,12 @@ from typing import Any
 
 from dualrag.chunking.model import Chunk, HunkSlice
 from dualrag.diff.model import ChangeSet
+from dualrag.findings import Finding
 from dualrag.llm.errors import ContextOverflow, LLMError, OutputError, ProviderError, Truncated, Unavailable
 from dualrag.llm.telemetry import EventSink
 from dualrag.retrieval.context import Context
 from dualrag.review.coordinator import TaggedFinding
-from dualrag.review.model import Finding, ReviewerRun
+from dualrag.review.model import ReviewerRun
 from dualrag.review.prompt import ChangeInfo, ReviewAnswer, build_request
 from dualrag.review.reviewers import Reviewer
 

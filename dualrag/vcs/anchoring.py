@@ -11,8 +11,8 @@ import hashlib
 from dataclasses import dataclass
 
 from dualrag.diff.model import ChangeSet, FileStatus
+from dualrag.findings import Finding
 from dualrag.review.fingerprint import fingerprint, loose_key
-from dualrag.review.model import Finding
 
 MAX_CODE_LINES = 20
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dualrag.review.model import Finding, Review
+from dualrag.findings import Finding
+from dualrag.review.model import Review
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import Placed
 from dualrag.vcs.model import BreakGlass

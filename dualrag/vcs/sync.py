@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from dualrag.findings import SEVERITY_RANK
 from dualrag.vcs.anchoring import Placed
 from dualrag.vcs.markers import reply_marker
 from dualrag.vcs.model import PriorFinding, ThreadState
 from dualrag.vcs.replies import classify_reply
-
-SEVERITY_RANK = {"info": 0, "minor": 1, "major": 2, "critical": 3}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,34 +10,25 @@ file is parsed and encoded, and the write itself is all or nothing (CodeStore.ap
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dualrag.config import NoiseConfig
-from dualrag.diff.noise import NoiseFilter
-from dualrag.diff.paths import unsafe_reason
-from dualrag.diff.source import GitRepo
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder
-from dualrag.errors import SourceError
-from dualrag.parsing.code_symbols import ParsedFile, code_symbols, language_of, parse_source
+from dualrag.parsing.code_symbols import ParsedFile, code_symbols, parse_source, symbol_language
+from dualrag.source.git import GitRepo, TreeEntry
+from dualrag.source.noise import NoiseFilter
+from dualrag.source.paths import unsafe_reason
 from dualrag.store.code import CodeStore, repository_name
 from dualrag.units import CodeSymbol
 
-__all__ = ["IndexReport", "TreeEntry", "index_repository", "list_tree", "read_blobs"]
+__all__ = ["IndexReport", "index_repository"]
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
-
-
-@dataclass(frozen=True, slots=True)
-class TreeEntry:
-    mode: str
-    blob: str
-    path: str
 
 
 @dataclass
@@ -61,50 +52,6 @@ class IndexReport:
                 f"{self.deleted} deleted, {len(self.skipped)} skipped, {self.seconds:.2f} s")
 
 
-def list_tree(repo: GitRepo, commit: str) -> list[TreeEntry]:
-    out = subprocess.run(["git", "-C", str(repo.root), "ls-tree", "-r", "-z", "--full-tree", commit],
-                         capture_output=True, check=False)
-    if out.returncode != 0:
-        raise SourceError(f"git ls-tree failed in {repo.root}: {out.stderr.decode('utf-8', 'replace').strip()}")
-    entries = []
-    for item in filter(None, out.stdout.split(b"\0")):
-        meta, _, path = item.partition(b"\t")
-        mode, _kind, blob = meta.decode().split()
-        entries.append(TreeEntry(mode, blob, path.decode("utf-8", "surrogateescape")))
-    return entries
-
-
-def read_blobs(repo: GitRepo, blobs: list[str]) -> dict[str, bytes]:
-    """Blob contents by hash through one `git cat-file --batch` process."""
-    if not blobs:
-        return {}
-    proc = subprocess.Popen(["git", "-C", str(repo.root), "cat-file", "--batch"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out: dict[str, bytes] = {}
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        import threading
-
-        def feed() -> None:
-            for b in blobs:
-                proc.stdin.write(b.encode() + b"\n")
-            proc.stdin.close()
-
-        writer = threading.Thread(target=feed, daemon=True)
-        writer.start()
-        for _ in blobs:
-            header = proc.stdout.readline().split()
-            if len(header) < 3:
-                continue
-            size = int(header[2])
-            out[header[0].decode()] = proc.stdout.read(size)
-            proc.stdout.read(1)
-        writer.join()
-    finally:
-        proc.wait()
-    return out
-
-
 def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", name: str | None = None,
                      sparse: Bm25Encoder | None = None, embedder: Embedder | None = None,
                      noise: NoiseConfig | None = None, progress: Progress | None = None) -> IndexReport:
@@ -119,8 +66,8 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
     step = progress or (lambda stage, done, total: None)
 
     wanted: list[TreeEntry] = []
-    for e in list_tree(repo, commit):
-        lang = language_of(e.path)
+    for e in repo.list_tree(commit):
+        lang = symbol_language(e.path)
         if lang is None:
             continue
         if e.mode == "120000":
@@ -139,7 +86,7 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
     vanished = [p for p in stored if p not in present]
     report.unchanged = len(wanted) - len(changed)
     step("read", 0, len(changed))
-    data = read_blobs(repo, sorted({e.blob for e in changed}))
+    data = repo.read_blobs(sorted({e.blob for e in changed}))
     parsed: list[tuple[TreeEntry, ParsedFile]] = []
     for i, e in enumerate(changed, 1):
         raw = data.get(e.blob)
@@ -148,7 +95,7 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
             vanished.append(e.path)
             continue
         head = raw[:4000].decode("utf-8", "replace").split("\n")[:10]
-        why = noise_filter.reason(e.path, language_of(e.path) or "", head=head)
+        why = noise_filter.reason(e.path, symbol_language(e.path) or "", head=head)
         if why is not None:
             report.skipped.append((e.path, why))
             if e.path in stored:

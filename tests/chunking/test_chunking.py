@@ -270,8 +270,8 @@ def test_review_json_has_typed_chunks(make_git_file, tmp_path, in_tmp):
 
 
 def test_git_read_file_at_ref_index_and_worktree(repo):
-    from dualrag.diff.source import INDEX, GitRepo
     from dualrag.errors import SourceError
+    from dualrag.source.git import INDEX, GitRepo
 
     repo.commit("one", {"src/a.txt": "v1\n"})
     repo.write("src/a.txt", "v2\n")

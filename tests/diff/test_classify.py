@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from dualrag.config import CONFIG_FILE_NAME, TierConfig, load_settings
 from dualrag.diff import ProjectType, RiskTier, ingest
 from dualrag.diff.classify import TierRules
-from dualrag.diff.patterns import PathPatterns
+from dualrag.source.patterns import PathPatterns
 
 
 def added(path: str, lines: int) -> bytes:

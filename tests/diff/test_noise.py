@@ -6,7 +6,7 @@ import pytest
 
 from dualrag.config import NoiseConfig, load_settings
 from dualrag.diff import ingest
-from dualrag.diff.noise import NoiseFilter, is_migration
+from dualrag.source.noise import NoiseFilter, is_migration
 
 
 def reason_of(diff: bytes, settings) -> str | None:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from dualrag.checks.edi import validate_changes
 from dualrag.config import Settings
 from dualrag.diff import ingest
-from dualrag.edi import Files, read_document, scan_fragment, validate, validate_changes
+from dualrag.edi import Files, read_document, scan_fragment, validate
 from dualrag.pipeline import run_review
 from dualrag.rulebook import load_bundled_cached
 

@@ -336,8 +336,8 @@ def test_team_rule_set_detectors_run_in_a_review(docs, capsys):
 
 
 def test_review_rules_know_team_ids_and_fall_back_to_bundled(docs, capsys):
+    from dualrag.checks.detectors import bundled_rules, review_rules
     from dualrag.config import Settings
-    from dualrag.review.detectors import bundled_rules, review_rules
 
     (docs / "security.md").write_text(TEAM_RULE_SET, encoding="utf-8")
     assert index(capsys, "security.md", "team-rules.md")[0] == 0

@@ -12,7 +12,6 @@ from dualrag.errors import UserError
 from indexers.readers import DocumentError, read_document
 from indexers.rules import index_documents, segment
 
-
 # ------------------------------------------------------------------ each reader
 
 

@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 from dualrag.units import RuleLevel
+from indexers.readers import read_document
 from indexers.rules import segment
 from indexers.rules.segmenter import segment_with_reports
-from indexers.readers import read_document
 
 RULES = [
     ("QA01-J", "Do not compare strings with ==", "Reference equality of two String objects says nothing about "

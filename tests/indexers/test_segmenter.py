@@ -5,7 +5,6 @@ import re
 from llama_index.core.schema import Document
 
 from dualrag.units import RuleLevel
-from indexers.readers import read_document
 from indexers.rules import RuleSegmenter, segment, unit_from_node
 
 from .test_readers import make_docx

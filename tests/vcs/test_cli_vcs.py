@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from vcs_support import CTX, DIFF, GH_TOKEN, PW, TOKEN, FixedReviewer
 from vcs_fakes import FakeGitHub, FakeGitLab
+from vcs_support import CTX, DIFF, GH_TOKEN, PW, TOKEN, FixedReviewer
 
 import dualrag.cli_vcs as cli_vcs
 from dualrag.cli import main

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from vcs_support import CTX, DIFF, DIFF2, FAR, GH_TOKEN, NULL, PW, UTIL, FixedReviewer
 from vcs_fakes import FakeGitHub
+from vcs_support import CTX, DIFF, DIFF2, FAR, GH_TOKEN, NULL, PW, UTIL, FixedReviewer
 
 from dualrag.errors import UserError
 from dualrag.review.model import Decision

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 import pytest
-from vcs_support import CTX, DIFF, DIFF2, FAR, NULL, PW, TOKEN, UTIL, FixedReviewer
 from vcs_fakes import FakeGitLab
+from vcs_support import CTX, DIFF, DIFF2, FAR, NULL, PW, TOKEN, UTIL, FixedReviewer
 
 from dualrag.review.model import Decision
 from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget

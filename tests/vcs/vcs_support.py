@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dualrag.config import load_settings
 from dualrag.diff import ingest
-from dualrag.review.model import Decision, Finding, Review
+from dualrag.findings import Finding
+from dualrag.review.model import Decision, Review
 
 TOKEN = "glpat-SECRET-token-0123456789"
 GH_TOKEN = "ghs_SECRETgithubTOKEN0123456789"

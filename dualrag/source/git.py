@@ -1,4 +1,4 @@
-"""Where a diff comes from: a file, standard input, or a git repository.
+"""A local git repository: the diffs a review takes from it, the files and blobs it holds.
 
 Git is asked for a diff in a fixed shape whatever the user's git config says: a/ b/
 prefixes, no colour, no external diff drivers, renames and copies detected.
@@ -7,12 +7,12 @@ prefixes, no colour, no external diff drivers, renames and copies detected.
 from __future__ import annotations
 
 import subprocess
-import sys
+import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
-from dualrag.diff.paths import unsafe_reason
 from dualrag.errors import DiffError, SourceError
+from dualrag.source.paths import unsafe_reason
 
 INDEX = ":"  # GitRepo.read_file ref for the staged version (the index)
 
@@ -23,31 +23,15 @@ _GIT_DIFF = [
 ]
 
 
-def read_diff_file(name: str, limit: int) -> bytes:
-    """Read a diff file ('-' is standard input), refusing more than `limit` bytes."""
-    if name == "-":
-        return _read_limited(sys.stdin.buffer, limit, "standard input")
-    path = Path(name)
-    if path.is_dir():
-        raise SourceError(f"diff file is a directory: {name}")
-    try:
-        with path.open("rb") as fh:
-            return _read_limited(fh, limit, name)
-    except FileNotFoundError:
-        raise SourceError(f"diff file not found: {name}") from None
-    except OSError as exc:
-        raise SourceError(f"cannot read diff file {name}: {exc.strerror}") from None
-
-
-def _read_limited(stream: BinaryIO, limit: int, where: str) -> bytes:
-    data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise DiffError(f"{where}: diff is larger than the limit of {limit / 1e6:g} MB (limits.max_diff_mb)")
-    return data
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    mode: str
+    blob: str
+    path: str
 
 
 class GitRepo:
-    """A local git repository that diffs are taken from."""
+    """A local git repository: diffs are taken from it, files and blobs read from it."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -126,6 +110,55 @@ class GitRepo:
             if size > limit:
                 return None
         return self._git(*root, "cat-file", "blob", spec)
+
+    def list_tree(self, commit: str) -> list[TreeEntry]:
+        """Every file of `commit` with its mode and blob hash."""
+        out = self._git("-C", str(self.root), "ls-tree", "-r", "-z", "--full-tree", commit)
+        entries = []
+        for item in filter(None, out.split(b"\0")):
+            meta, _, path = item.partition(b"\t")
+            mode, _kind, blob = meta.decode().split()
+            entries.append(TreeEntry(mode, blob, path.decode("utf-8", "surrogateescape")))
+        return entries
+
+    def read_blobs(self, blobs: list[str]) -> dict[str, bytes]:
+        """Blob contents by hash through one `git cat-file --batch` process."""
+        if not blobs:
+            return {}
+        proc = subprocess.Popen(["git", "-C", str(self.root), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        out: dict[str, bytes] = {}
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+
+            def feed() -> None:  # a writer thread: git answers while we still ask, and pipes are finite
+                for b in blobs:
+                    proc.stdin.write(b.encode() + b"\n")
+                proc.stdin.close()
+
+            writer = threading.Thread(target=feed, daemon=True)
+            writer.start()
+            for _ in blobs:
+                header = proc.stdout.readline().split()
+                if len(header) < 3:
+                    continue
+                size = int(header[2])
+                out[header[0].decode()] = proc.stdout.read(size)
+                proc.stdout.read(1)
+            writer.join()
+        finally:
+            proc.wait()
+        return out
+
+    def tracked_files(self, *patterns: str) -> list[str]:
+        """Repository-relative paths of the tracked files that match `patterns` (git pathspecs)."""
+        out = self._git("-C", str(self.root), "ls-files", "-z", "--", *patterns)
+        return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+
+    def files_containing(self, word: str, *patterns: str) -> list[str]:
+        """Tracked files (matching `patterns`) in which `word` occurs as a whole word."""
+        out = self._git("-C", str(self.root), "grep", "-l", "-w", "-F", "-e", word, "--", *patterns, ok_codes=(0, 1))
+        return [p.decode("utf-8", "surrogateescape") for p in out.splitlines()]
 
     def _ok(self, *args: str) -> bool:
         return subprocess.run(

@@ -24,9 +24,10 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from dualrag.checks.anchoring import removal_anchor
 from dualrag.diff.model import ChangeSet, DiffLine, FileDiff, Hunk
 from dualrag.errors import UserError
-from dualrag.review.model import Finding
+from dualrag.findings import Finding
 from dualrag.rulebook import compile_query, load_bundled_cached, parse_fragment
 from dualrag.units import RuleUnit
 
@@ -131,7 +132,7 @@ def detect_hunks(path: str, language: str, hunks: Sequence[Hunk], rules: Sequenc
                 for hunk in hunks:
                     for i, line in enumerate(hunk.lines):
                         if line.kind == "-" and rx.search(line.text):
-                            out.append(_finding(rule, path, _anchor(hunk.lines, i),
+                            out.append(_finding(rule, path, removal_anchor(hunk.lines, i),
                                                 note=f"removed line {line.old_no} of the old file"))
             else:
                 out += [_finding(rule, path, line.new_no) for line in added if rx.search(line.text)]
@@ -155,17 +156,6 @@ def _tree_sitter_lines(language: str, pattern: str, lines: Iterable[DiffLine]) -
         if row < len(new_side) and new_side[row].kind == "+" and new_side[row].new_no is not None:
             hits.append(new_side[row].new_no)
     return hits
-
-
-def _anchor(lines: Sequence[DiffLine], index: int) -> int:
-    """The new-file line where a removed line used to be."""
-    for line in lines[index + 1 :]:
-        if line.new_no is not None:
-            return line.new_no
-    for line in reversed(lines[:index]):
-        if line.new_no is not None:
-            return line.new_no
-    return 1
 
 
 @lru_cache(maxsize=512)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from dualrag.diff.model import ChangeSet, DiffLine, FileDiff, FileStatus
+from dualrag.checks.anchoring import removal_anchor
+from dualrag.diff.model import ChangeSet, FileDiff, FileStatus
 from dualrag.edi.model import Document, Issue, kind_of
 from dualrag.edi.reader import MAX_BYTES, read_document, scan_fragment
 from dualrag.edi.validators import Files, validate
-from dualrag.review.model import Finding
+from dualrag.findings import Finding
 from dualrag.units import RuleUnit
 
 Reader = Callable[[str], "bytes | None"]
@@ -111,18 +112,8 @@ def _removal_anchor(hunks, hint: str) -> tuple[int, str | None] | None:
     for h in hunks:
         for i, ln in enumerate(h.lines):
             if ln.kind == "-" and rx.search(ln.text):
-                return _anchor(h.lines, i), f"removed line {ln.old_no} of the old file"
+                return removal_anchor(h.lines, i), f"removed line {ln.old_no} of the old file"
     return None
-
-
-def _anchor(lines: Sequence[DiffLine], index: int) -> int:
-    for ln in lines[index + 1:]:
-        if ln.new_no is not None:
-            return ln.new_no
-    for ln in reversed(lines[:index]):
-        if ln.new_no is not None:
-            return ln.new_no
-    return 1
 
 
 def _finding(path: str, line: int, issue: Issue, rule: RuleUnit | None, note: str | None) -> Finding:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from dualrag.config import NoiseConfig
-from dualrag.diff.patterns import PathPatterns
+from dualrag.source.patterns import PathPatterns
 
 LOCK_FILES = frozenset({
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
