@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dualrag.diff.model import DiffLine
+from dualrag.diff.hunks import DiffLine
 
 
 def removal_anchor(lines: Sequence[DiffLine], index: int) -> int:

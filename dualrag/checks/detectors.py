@@ -25,7 +25,8 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from dualrag.checks.anchoring import removal_anchor
-from dualrag.diff.model import ChangeSet, DiffLine, FileDiff, Hunk
+from dualrag.diff.hunks import DiffLine, Hunk
+from dualrag.diff.model import ChangeSet, FileDiff
 from dualrag.errors import UserError
 from dualrag.findings import Finding
 from dualrag.rulebook import compile_query, load_bundled_cached, parse_fragment

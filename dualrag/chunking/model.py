@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dualrag.diff.model import DiffLine
+from dualrag.diff.hunks import DiffLine
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from dualrag.chunking import render
 from dualrag.chunking.model import Chunk, ChunkMember
 from dualrag.chunking.units import FileUnits, Located, Unit
-from dualrag.diff.model import DiffLine
+from dualrag.diff.hunks import DiffLine
 
 _LONG = 16_000  # characters: longer texts are counted in slices, keeping tokenizer time linear
 _SLICE = 8_000

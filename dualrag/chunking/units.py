@@ -7,7 +7,8 @@ import bisect
 import posixpath
 from dataclasses import dataclass, field
 
-from dualrag.diff.model import DiffLine, FileDiff, FileStatus
+from dualrag.diff.hunks import DiffLine
+from dualrag.diff.model import FileDiff, FileStatus
 from dualrag.parsing import Member, Outline, outline, outline_fragment
 
 # (hunk index, line index in that hunk, line): the position makes runs and headers recoverable.

@@ -1,11 +1,45 @@
-"""Turn one file's diff text into Hunks with old and new line numbers on every line."""
+"""A file's hunks: every line with its old and new line number, parsed from the file's diff text."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from unidiff import PatchSet
 from unidiff.constants import LINE_TYPE_NO_NEWLINE
 
-from dualrag.diff.model import DiffLine, Hunk
+
+class DiffLine(NamedTuple):
+    """One line of a hunk. `text` has its line ending removed (CRLF facts live on FileDiff)."""
+
+    kind: str  # "+", "-" or " "
+    old_no: int | None
+    new_no: int | None
+    text: str
+    no_eol: bool = False  # "\ No newline at end of file" followed this line
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+    header: str  # the text after the second "@@", often the enclosing function
+    lines: tuple[DiffLine, ...]
+
+    @property
+    def new_range(self) -> tuple[int, int]:
+        """First and last line of the new file this hunk covers (inclusive)."""
+        return self.new_start, self.new_start + max(self.new_len, 1) - 1
+
+    @property
+    def added(self) -> tuple[DiffLine, ...]:
+        return tuple(line for line in self.lines if line.kind == "+")
+
+    @property
+    def removed(self) -> tuple[DiffLine, ...]:
+        return tuple(line for line in self.lines if line.kind == "-")
 
 
 def parse_hunks(section: str) -> tuple[Hunk, ...]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import NamedTuple
+
+from dualrag.diff.hunks import Hunk, parse_hunks
 
 
 class FileStatus(StrEnum):
@@ -32,39 +33,6 @@ class RiskTier(StrEnum):
     TRIVIAL = "trivial"
     LITE = "lite"
     FULL = "full"
-
-
-class DiffLine(NamedTuple):
-    """One line of a hunk. `text` has its line ending removed (CRLF facts live on FileDiff)."""
-
-    kind: str  # "+", "-" or " "
-    old_no: int | None
-    new_no: int | None
-    text: str
-    no_eol: bool = False  # "\ No newline at end of file" followed this line
-
-
-@dataclass(frozen=True, slots=True)
-class Hunk:
-    old_start: int
-    old_len: int
-    new_start: int
-    new_len: int
-    header: str  # the text after the second "@@", often the enclosing function
-    lines: tuple[DiffLine, ...]
-
-    @property
-    def new_range(self) -> tuple[int, int]:
-        """First and last line of the new file this hunk covers (inclusive)."""
-        return self.new_start, self.new_start + max(self.new_len, 1) - 1
-
-    @property
-    def added(self) -> tuple[DiffLine, ...]:
-        return tuple(line for line in self.lines if line.kind == "+")
-
-    @property
-    def removed(self) -> tuple[DiffLine, ...]:
-        return tuple(line for line in self.lines if line.kind == "-")
 
 
 @dataclass(frozen=True)
@@ -94,10 +62,7 @@ class FileDiff:
 
     @cached_property
     def hunks(self) -> tuple[Hunk, ...]:
-        # Imported here: the parser module imports this one.
-        from dualrag.diff.hunks import parse_hunks
-
-        return parse_hunks(self.section)
+        return parse_hunks(self.section)  # lazily: most files of a large diff are never looked at line by line
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from dualrag.checks.detectors import detect_hunks, run_detectors
 from dualrag.config import Settings
 from dualrag.diff import ingest
-from dualrag.diff.model import DiffLine, Hunk
+from dualrag.diff.hunks import DiffLine, Hunk
 from dualrag.rulebook import load_bundled
 
 RULES = load_bundled()

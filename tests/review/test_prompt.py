@@ -5,7 +5,7 @@ from __future__ import annotations
 from dualrag.chunking.model import Chunk, HunkSlice
 from dualrag.config import load_settings
 from dualrag.diff import ingest
-from dualrag.diff.model import DiffLine
+from dualrag.diff.hunks import DiffLine
 from dualrag.pipeline import run_chunking
 from dualrag.retrieval.context import Context, ContextRule
 from dualrag.review.prompt import ChangeInfo, build_request, numbered_diff, stable_block, template

@@ -8,7 +8,7 @@ import pytest
 from vcs_fakes import FakeGitHub, FakeGitLab
 from vcs_support import CTX, DIFF, GH_TOKEN, PW, TOKEN, FixedReviewer
 
-import dualrag.cli_vcs as cli_vcs
+import dualrag.cli.vcs as cli_vcs
 from dualrag.cli import main
 from dualrag.review.model import Decision
 

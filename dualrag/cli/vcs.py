@@ -13,9 +13,11 @@ from pathlib import Path
 
 import click
 
+from dualrag.cli.options import FAIL_ON_CHOICES, load_cli_settings
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.errors import SourceError, UserError
 from dualrag.publish.render import render
+from dualrag.review.decision import at_or_above
 from dualrag.review.model import Review
 from dualrag.source.git import GitRepo
 from dualrag.vcs.http import RetryPolicy
@@ -23,9 +25,7 @@ from dualrag.vcs.model import PriorFinding, PublishResult
 from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, run_stage
 from dualrag.vcs.state import MRState
 
-FAIL_ON = click.Choice(["never", "minor_issues", "significant_concerns"])
 BLOCKING_EXIT = 3
-_RANK = {"approved": 0, "approved_with_comments": 0, "no_verdict": 0, "minor_issues": 1, "significant_concerns": 2}
 
 
 def _common(fn):
@@ -33,8 +33,8 @@ def _common(fn):
         click.option("--repo", metavar="DIR", help="CI checkout to take the diff from (default: $CI_PROJECT_DIR "
                      "or $GITHUB_WORKSPACE when it is a git repository; else the API diff)."),
         click.option("--api-diff", is_flag=True, help="Take the diff from the platform API even with a checkout."),
-        click.option("--fail-on", type=FAIL_ON, default="never", show_default=True, envvar="DUALRAG_FAIL_ON",
-                     help="Exit 3 when the decision is this bad or worse."),
+        click.option("--fail-on", type=FAIL_ON_CHOICES, default="never", show_default=True, envvar="DUALRAG_FAIL_ON",
+                     help="Exit 3 when the decision is this or more blocking (the scale of `dualrag review`)."),
         click.option("--break-glass", "break_glass", metavar="PHRASE", default=DEFAULT_BREAK_GLASS,
                      envvar="DUALRAG_BREAK_GLASS", show_default=True,
                      help="A human comment containing this forces approval ('' disables)."),
@@ -143,7 +143,7 @@ def _run(adapter, settings, git, base_sha, *, fail_on, break_glass, dry_run, sar
             except OSError as exc:
                 raise UserError(f"cannot write report to {path}: {exc.strerror}") from None
     _print(adapter.platform, result, adapter, notes, dry_run)
-    if fail_on != "never" and _RANK.get(result.decision, 0) >= _RANK[fail_on]:
+    if fail_on != "never" and at_or_above(result.decision, fail_on):
         click.echo(f"dualrag: decision {result.decision} fails the job (--fail-on {fail_on})", err=True)
         return BLOCKING_EXIT
     return 0
@@ -165,12 +165,11 @@ def _print(platform: str, r: PublishResult, adapter, notes: list[str], dry_run: 
 
 def _settings(config_file: str | None, git: GitRepo | None, token_env: str):
     """Settings, with a custom --token-env variable kept out of the typo check of DUALRAG_* names."""
-    from dualrag.cli import _settings as load
     from dualrag.config import NON_SETTING_ENV
 
     hidden = {} if token_env in NON_SETTING_ENV else {k: os.environ.pop(k) for k in (token_env,) if k in os.environ}
     try:
-        return load(config_file, git)
+        return load_cli_settings(config_file, git)
     finally:
         os.environ.update(hidden)
 

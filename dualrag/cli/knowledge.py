@@ -17,7 +17,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from dualrag.config import Settings, find_config_file, load_settings
+from dualrag.cli.options import load_cli_settings
+from dualrag.config import Settings
 from dualrag.errors import UserError
 from dualrag.source.language import language_of
 
@@ -25,10 +26,7 @@ STORE_HELP = "Store directory (default: .dualrag/store, or 'store' in config)."
 
 
 def _settings(store: str | None, config_file: str | None) -> Settings:
-    path = Path(config_file) if config_file else find_config_file(None)
-    if config_file and not path.is_file():
-        raise UserError(f"config file not found: {config_file}")
-    return load_settings(path, store=store)
+    return load_cli_settings(config_file, store=store)
 
 
 def _tools(settings: Settings):
@@ -329,12 +327,3 @@ def kb_drop(name: str, store: str | None, config_file: str | None, debug: bool) 
             raise UserError(f"no knowledge base '{name}' in store {settings.store} (indexed: {known})")
         db.drop(name)
     click.echo(f"dropped knowledge base '{name}'")
-
-
-def _attach_index_code() -> None:
-    from dualrag.cli_index import index_code
-
-    index.add_command(index_code)
-
-
-_attach_index_code()

@@ -1,18 +1,22 @@
-"""The `dualrag` command line.
-
-Errors the user can fix print one line on stderr and exit 2; a traceback only with --debug.
-"""
+"""`dualrag review` and `dualrag chunk`: a change from a diff file or a repository, reviewed or cut."""
 
 from __future__ import annotations
 
 import sys
-import traceback
 from pathlib import Path
 
 import click
 
-from dualrag import __version__
-from dualrag.config import Settings, find_config_file, load_settings
+from dualrag.cli.options import (
+    BLOCKING_EXIT,
+    FAIL_ON_CHOICES,
+    FORMATS,
+    MACHINE_FORMATS,
+    REPORT_FORMATS,
+    emit,
+    load_cli_settings,
+)
+from dualrag.config import Settings
 from dualrag.diff import ingest
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.diff.read import read_diff_file
@@ -22,21 +26,8 @@ from dualrag.publish import render
 from dualrag.publish.render import render_chunks
 from dualrag.source.git import INDEX, GitRepo
 
-FORMATS = click.Choice(["text", "markdown", "json"])
-REPORT_FORMATS = click.Choice(["text", "markdown", "json", "sarif", "codequality"])
-MACHINE_FORMATS = ("sarif", "codequality")  # review only; not a config value
-FAIL_ON_CHOICES = click.Choice(["never", "approved_with_comments", "no_verdict", "minor_issues", "significant_concerns"])
-BLOCKING_EXIT = 3
 
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="dualrag")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
-def cli(debug: bool) -> None:
-    """AI code review for merge requests, with code context and team rules retrieved side by side."""
-
-
-@cli.command()
+@click.command()
 @click.option("--diff-file", metavar="FILE", help="A unified diff to review ('-' reads standard input).")
 @click.option("--repo", metavar="DIR", help="A git repository to take the diff from.")
 @click.option("--base", metavar="REF", help="With --repo: review what HEAD (or --head) adds since REF.")
@@ -89,7 +80,7 @@ def review(
     from dualrag.review.prompt import ChangeInfo
 
     git = GitRepo(repo) if repo else None
-    settings = _settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store)
+    settings = load_cli_settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store)
     if llm or offline:
         try:
             spec = None if offline else str(ModelSpec.parse(llm or ""))
@@ -122,7 +113,7 @@ def review(
         if sink is not None:
             sink.close()
     report_format = fmt if fmt in MACHINE_FORMATS else settings.format
-    _emit(render(result, report_format, color=output is None and sys.stdout.isatty()), output)
+    emit(render(result, report_format, color=output is None and sys.stdout.isatty()), output)
     if fail_on and fail_on != "never" and at_or_above(result.decision, fail_on):
         click.echo(f"dualrag: decision {result.decision} is at or above --fail-on {fail_on}", err=True)
         return BLOCKING_EXIT
@@ -135,7 +126,7 @@ def _heartbeat(info: dict) -> None:
     click.echo(f"dualrag: still waiting on {info.get('model', 'the model')} for {info.get('tag', '')}{extra}", err=True)
 
 
-@cli.command()
+@click.command()
 @click.option("--diff-file", metavar="FILE", help="A unified diff to chunk ('-' reads standard input).")
 @click.option("--repo", metavar="DIR", help="A git repository to take the diff and the new files from.")
 @click.option("--base", metavar="REF", help="With --repo: chunk what HEAD (or --head) adds since REF.")
@@ -153,13 +144,13 @@ def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str |
           config_file: str | None, debug: bool) -> None:
     """Show how a change is cut into token-budgeted chunks at method and element boundaries."""
     git = GitRepo(repo) if repo else None
-    settings = _settings(config_file, git, format=fmt)
+    settings = load_cli_settings(config_file, git, format=fmt)
     diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
                         staged=staged, worktree=worktree)
     reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
     plan, note = run_chunking(ingest(diff, settings), settings, read_file=reader, budget=budget,
                               estimator=estimator)
-    _emit(render_chunks(plan, settings.format, note=note), output)
+    emit(render_chunks(plan, settings.format, note=note), output)
 
 
 def _new_file_reader(settings: Settings, git: GitRepo | None, *, base: str | None, head: str | None,
@@ -170,16 +161,6 @@ def _new_file_reader(settings: Settings, git: GitRepo | None, *, base: str | Non
     ref = (head or "HEAD") if base else INDEX if staged else None
     limit = settings.chunking.max_file_bytes
     return lambda path: git.read_file(ref, path, limit)
-
-
-def _settings(config_file: str | None, git: GitRepo | None, **overrides) -> Settings:
-    if config_file:
-        path = Path(config_file)
-        if not path.is_file():
-            raise UserError(f"config file not found: {config_file}")
-    else:
-        path = find_config_file(git.root if git else None)
-    return load_settings(path, **overrides)
 
 
 def _read_source(settings: Settings, git: GitRepo | None, *, diff_file: str | None,
@@ -203,45 +184,3 @@ def _read_source(settings: Settings, git: GitRepo | None, *, diff_file: str | No
     return git.diff_worktree(limit)
 
 
-def _emit(report: str, output: str | None) -> None:
-    if output is None:
-        sys.stdout.write(report)
-        return
-    try:
-        Path(output).write_text(report, encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write report to {output}: {exc.strerror}") from None
-
-
-def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    debug = "--debug" in args
-    try:
-        code = cli.main(args=args, prog_name="dualrag", standalone_mode=False)
-    except (UserError, click.ClickException) as exc:
-        if debug:
-            traceback.print_exc()
-        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"dualrag: error: {message}", err=True)
-        sys.exit(exc.exit_code if isinstance(exc, click.ClickException) else UserError.exit_code)
-    except (KeyboardInterrupt, click.Abort):
-        click.echo("dualrag: interrupted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-        if debug:
-            raise
-        click.echo(f"dualrag: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", err=True)
-        sys.exit(1)
-    sys.exit(code or 0)
-
-
-from dualrag.cli_knowledge import index, kb, rules, search  # noqa: E402 - attached last, after the main group exists
-from dualrag.cli_models import models  # noqa: E402
-
-for _command in (index, rules, search, kb, models):
-    cli.add_command(_command)
-
-from dualrag.cli_vcs import github, gitlab  # noqa: E402 - attached last, after the main group exists
-
-cli.add_command(gitlab)
-cli.add_command(github)
