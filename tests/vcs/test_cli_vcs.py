@@ -52,6 +52,13 @@ def test_gitlab_real_pipeline_with_detectors_on_api_diff(gitlab_env, capsys):
     assert "decision no_verdict" in out and len(gitlab_env.summary_notes()) == 1
 
 
+def test_mr_stage_takes_the_fail_on_scale_of_review(gitlab_env, monkeypatch, capsys):
+    """DUALRAG_FAIL_ON=no_verdict is one setting for `review` and the MR stage alike."""
+    monkeypatch.setenv("DUALRAG_FAIL_ON", "no_verdict")
+    code, out, err = run(["gitlab", "review"], capsys)  # offline: detectors only, no verdict
+    assert code == 3 and "decision no_verdict" in out and "fails the job (--fail-on no_verdict)" in err
+
+
 def test_gitlab_auth_error_is_one_line_without_token(gitlab_env, monkeypatch, capsys):
     monkeypatch.setenv("DUALRAG_GITLAB_TOKEN", "wrong-" + TOKEN)
     code, out, err = run(["gitlab", "review"], capsys)
