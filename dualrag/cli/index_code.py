@@ -3,12 +3,11 @@ to the `index` group). Incremental by git blob hash; rich progress; one summary 
 
 from __future__ import annotations
 
-import sys
 import time
 
 import click
 
-from dualrag.errors import UserError
+from dualrag.cli.options import debug_option
 
 
 @click.command("code")
@@ -17,9 +16,8 @@ from dualrag.errors import UserError
 @click.option("--ref", default="HEAD", show_default=True, metavar="REF", help="Commit to index.")
 @click.option("--name", metavar="NAME", help="Repository name in the store (default: the repository folder's name).")
 @click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in REPO).")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
-def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, config_file: str | None,
-               debug: bool) -> None:
+@debug_option
+def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, config_file: str | None) -> None:
     """Index the Java and EDI (.flow/.dt) symbols of REPO at REF (incremental, all or nothing)."""
     from pathlib import Path
 
@@ -30,25 +28,19 @@ def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, con
 
     err = Console(stderr=True)
     started = time.perf_counter()
-    try:
-        settings = load_settings(Path(config_file) if config_file else find_config_file(Path(repo)))
-        from dualrag.store.code import open_code_store
-        from indexers.code import index_repository
+    settings = load_settings(Path(config_file) if config_file else find_config_file(Path(repo)))
+    from dualrag.store.code import open_code_store
+    from indexers.code import index_repository
 
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                      TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
-            task = bar.add_task("index", total=None)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("index", total=None)
 
-            def progress(stage: str, done: int, total: int) -> None:
-                bar.update(task, description=stage, completed=done, total=total or None)
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=total or None)
 
-            with open_code_store(store_dir or settings.store, settings.qdrant) as store:
-                report = index_repository(repo, store, ref=ref, name=name, noise=settings.noise, progress=progress)
-    except UserError as exc:
-        if debug:
-            raise
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        with open_code_store(store_dir or settings.store, settings.qdrant) as store:
+            report = index_repository(repo, store, ref=ref, name=name, noise=settings.noise, progress=progress)
     for path, why in report.skipped:
         err.print(f"skipped {path}: {why}", highlight=False)
     for path, why in report.notes:

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from dualrag.cli.options import load_cli_settings
+from dualrag.cli.options import debug_option, load_cli_settings
 from dualrag.config import Settings
 from dualrag.errors import UserError
 from dualrag.source.language import language_of
@@ -54,9 +54,9 @@ def index() -> None:
 @click.option("--dry-run", is_flag=True, help="Read and segment only: print the rules as they would be stored "
                                               "(as 'dualrag rules inspect' does); no store is opened.")
 @click.option("--config", "config_file", metavar="FILE", help="Config file.")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@debug_option
 def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool, dry_run: bool,
-                config_file: str | None, debug: bool) -> None:
+                config_file: str | None) -> None:
     """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule.
 
     All or nothing: every document is read and segmented before anything is written; if one
@@ -200,8 +200,8 @@ def rules() -> None:
 @click.argument("paths", nargs=-1, required=True, metavar="DOC...")
 @click.option("--kb", default="team", show_default=True, help="Knowledge base the rules would go into.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
-def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, debug: bool) -> None:
+@debug_option
+def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str) -> None:
     """Print the rules DOC would be indexed as (id, level, title, section, page, tokens, first line),
     with what was understood of it; folders and rule-set Markdown files too. Opens no store."""
     documents = _read_documents(paths, kb, _err())
@@ -224,9 +224,9 @@ def search() -> None:
 @click.option("--store", help=STORE_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", "config_file", metavar="FILE", help="Config file.")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@debug_option
 def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs: tuple[str, ...], top_k: int,
-                 mode: str, store: str | None, fmt: str, config_file: str | None, debug: bool) -> None:
+                 mode: str, store: str | None, fmt: str, config_file: str | None) -> None:
     """Rules for a piece of code or text: one hit per rule, best first."""
     from dualrag.retrieval.query import build_rule_query
     from dualrag.retrieval.stage import open_rule_retriever
@@ -280,8 +280,8 @@ def kb() -> None:
 @click.option("--store", help=STORE_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", "config_file", metavar="FILE", help="Config file.")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
-def kb_stats(store: str | None, fmt: str, config_file: str | None, debug: bool) -> None:
+@debug_option
+def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
     """Knowledge bases, their rule counts, levels, sources and embedder."""
     from dualrag.store import open_store
 
@@ -315,8 +315,8 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None, debug: bool) 
 @click.argument("name")
 @click.option("--store", help=STORE_HELP)
 @click.option("--config", "config_file", metavar="FILE", help="Config file.")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
-def kb_drop(name: str, store: str | None, config_file: str | None, debug: bool) -> None:
+@debug_option
+def kb_drop(name: str, store: str | None, config_file: str | None) -> None:
     """Delete the knowledge base NAME and all its rules (index its documents again to rebuild it)."""
     from dualrag.store import open_store
 

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from dualrag.cli.options import debug_option
 from dualrag.errors import UserError
 
 
@@ -18,8 +19,8 @@ def models() -> None:
 @click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: models/manifest.toml).")
 @click.option("--kind", type=click.Choice(["reranker", "embedder"]), help="Only this kind of model.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--debug", is_flag=True, hidden=True)
-def list_models(manifest_file: str | None, kind: str | None, fmt: str, debug: bool) -> None:
+@debug_option
+def list_models(manifest_file: str | None, kind: str | None, fmt: str) -> None:
     """The models dualrag supports, where to get them and under which licence."""
     from dualrag.rerank.manifest import load_manifest
 
@@ -42,8 +43,8 @@ def list_models(manifest_file: str | None, kind: str | None, fmt: str, debug: bo
 @click.option("--name", metavar="NAME", help="Manifest entry to check against (default: the folder's name).")
 @click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: models/manifest.toml).")
 @click.option("--hash", "hash_all", is_flag=True, help="Print the sha256 of every file in the folder.")
-@click.option("--debug", is_flag=True, hidden=True)
-def verify(folder: str, name: str | None, manifest_file: str | None, hash_all: bool, debug: bool) -> None:
+@debug_option
+def verify(folder: str, name: str | None, manifest_file: str | None, hash_all: bool) -> None:
     """Check a model folder: files, ONNX and tokenizer load, inputs/outputs, a test run, sha256."""
     from dualrag.rerank.manifest import load_manifest, verify_folder
 
@@ -64,8 +65,8 @@ def verify(folder: str, name: str | None, manifest_file: str | None, hash_all: b
 @click.option("--to", "out_dir", required=True, metavar="DIR", help="The ONNX folder to write.")
 @click.option("--int8", is_flag=True, help="Also write model_int8.onnx (dynamic int8 quantisation).")
 @click.option("--opset", type=click.IntRange(14, 21), default=17, show_default=True)
-@click.option("--debug", is_flag=True, hidden=True)
-def export_reranker(hf_dir: str, out_dir: str, int8: bool, opset: int, debug: bool) -> None:
+@debug_option
+def export_reranker(hf_dir: str, out_dir: str, int8: bool, opset: int) -> None:
     """Export a cross-encoder checkpoint to model.onnx + tokenizer.json (needs 'dualrag[export]')."""
     from dualrag.rerank.export import export_reranker as run
 
@@ -82,8 +83,8 @@ def export_reranker(hf_dir: str, out_dir: str, int8: bool, opset: int, debug: bo
 @click.option("--per-tensor", is_flag=True, help="One weight scale per tensor instead of per output channel (less accurate).")
 @click.option("--check", type=click.IntRange(0, 1000), default=12, show_default=True, metavar="N",
               help="Compare int8 with fp32 rankings on N bundled rule cases (0 = skip).")
-@click.option("--debug", is_flag=True, hidden=True)
-def quantize(folder: str, out_dir: str | None, per_tensor: bool, check: int, debug: bool) -> None:
+@debug_option
+def quantize(folder: str, out_dir: str | None, per_tensor: bool, check: int) -> None:
     """Write model_int8.onnx next to model.onnx and report how well its ranking agrees with fp32."""
     from dualrag.rerank import OnnxCrossEncoder, top_k_overlap
     from dualrag.rerank import quantize as run
@@ -112,8 +113,8 @@ def quantize(folder: str, out_dir: str | None, per_tensor: bool, check: int, deb
               help='JSON Lines {"query", "relevant": [...], "irrelevant": [...]} (default: the bundled rules).')
 @click.option("--target-recall", type=click.FloatRange(0.5, 1.0), default=0.95, show_default=True,
               help="Share of relevant texts the threshold must keep.")
-@click.option("--debug", is_flag=True, hidden=True)
-def calibrate(folder: str, int8: bool, cases_file: str | None, target_recall: float, debug: bool) -> None:
+@debug_option
+def calibrate(folder: str, int8: bool, cases_file: str | None, target_recall: float) -> None:
     """Choose the pruning threshold for a model file and record it in DIR/calibration.json."""
     from dualrag.rerank import OnnxCrossEncoder
     from dualrag.rerank import calibration as cal

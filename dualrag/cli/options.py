@@ -18,6 +18,9 @@ MACHINE_FORMATS = ("sarif", "codequality")  # review only; not a config value
 FAIL_ON_CHOICES = click.Choice(["never", "approved_with_comments", "no_verdict", "minor_issues", "significant_concerns"])
 BLOCKING_EXIT = 3
 
+# Read by the entry point (dualrag.cli.main) before the command runs: no command needs its value.
+debug_option = click.option("--debug", is_flag=True, expose_value=False, help="Show tracebacks for errors.")
+
 
 def load_cli_settings(config_file: str | None, git: GitRepo | None = None, **overrides) -> Settings:
     """The settings of a command: `--config FILE` (it must exist), else the repository's (or the

@@ -13,6 +13,7 @@ from dualrag.cli.options import (
     FORMATS,
     MACHINE_FORMATS,
     REPORT_FORMATS,
+    debug_option,
     emit,
     load_cli_settings,
 )
@@ -51,7 +52,7 @@ from dualrag.source.git import INDEX, GitRepo
                    "(approved_with_comments < no_verdict < minor_issues < significant_concerns).")
 @click.option("--title", metavar="TEXT", help="Merge-request title (sanitised into the prompts).")
 @click.option("--description-file", metavar="FILE", help="Merge-request description, from a file ('-' = stdin).")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@debug_option
 def review(
     diff_file: str | None,
     repo: str | None,
@@ -72,7 +73,6 @@ def review(
     fail_on: str | None,
     title: str | None,
     description_file: str | None,
-    debug: bool,
 ) -> int:
     """Review a change: a diff file, a commit range, staged or uncommitted work."""
     from dualrag.llm import JsonlSink, ModelSpec
@@ -138,10 +138,10 @@ def _heartbeat(info: dict) -> None:
 @click.option("--format", "fmt", type=FORMATS, help="Output format (default: text, or 'format' in config).")
 @click.option("--output", "-o", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
-@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@debug_option
 def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str | None, staged: bool,
           worktree: bool, budget: int | None, estimator: str | None, fmt: str | None, output: str | None,
-          config_file: str | None, debug: bool) -> None:
+          config_file: str | None) -> None:
     """Show how a change is cut into token-budgeted chunks at method and element boundaries."""
     git = GitRepo(repo) if repo else None
     settings = load_cli_settings(config_file, git, format=fmt)

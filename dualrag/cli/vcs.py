@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from dualrag.cli.options import FAIL_ON_CHOICES, load_cli_settings
+from dualrag.cli.options import FAIL_ON_CHOICES, debug_option, load_cli_settings
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.errors import SourceError, UserError
 from dualrag.publish.render import render
@@ -52,7 +52,7 @@ def _common(fn):
         click.option("--timeout", type=click.FloatRange(1), default=30.0, show_default=True,
                      help="Seconds per API call."),
         click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml)."),
-        click.option("--debug", is_flag=True, help="Show tracebacks for errors."),
+        debug_option,
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -190,7 +190,7 @@ def gitlab() -> None:
               help="Environment variable holding the API token.")
 @_common
 @click.pass_context
-def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo, api_diff, config_file, debug,
+def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo, api_diff, config_file,
                   retries, retry_budget, timeout, **kw) -> None:
     """Review the merge request of this pipeline and publish to it."""
     from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget
@@ -221,7 +221,7 @@ def github() -> None:
               help="Environment variable holding the API token.")
 @_common
 @click.pass_context
-def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api_diff, config_file, debug,
+def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api_diff, config_file,
                   retries, retry_budget, timeout, **kw) -> None:
     """Review the pull request of this workflow run and publish to it."""
     from dualrag.vcs.github import GitHubAdapter, GitHubTarget, pr_number_from_event

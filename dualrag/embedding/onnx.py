@@ -20,11 +20,6 @@ MODEL_FILE = "model.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 
 
-def is_onnx_folder(path: str | Path) -> bool:
-    folder = Path(path)
-    return folder.is_dir() and (folder / TOKENIZER_FILE).is_file() and _model_file(folder) is not None
-
-
 def _model_file(folder: Path) -> Path | None:
     for candidate in (folder / MODEL_FILE, folder / "onnx" / MODEL_FILE):
         if candidate.is_file():

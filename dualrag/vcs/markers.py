@@ -14,7 +14,6 @@ from urllib.parse import quote, unquote
 SUMMARY = "<!-- dualrag:summary -->"
 BLOCKING = "<!-- dualrag:blocking -->"
 _FINDING = re.compile(r"<!--\s*dualrag:finding\s+([^>]*?)\s*-->")
-_REPLY = re.compile(r"<!--\s*dualrag:reply\s+([^>]*?)\s*-->")
 _ANY = re.compile(r"<!--\s*dualrag:")
 _PAIR = re.compile(r"(\w+)=(\S+)")
 
@@ -33,11 +32,6 @@ def reply_marker(kind: str, to: str) -> str:
 def parse_finding(body: str | None) -> dict[str, str] | None:
     m = _FINDING.search(body or "")
     return {k: unquote(v) for k, v in _PAIR.findall(m.group(1))} if m else None
-
-
-def parse_reply(body: str | None) -> dict[str, str] | None:
-    m = _REPLY.search(body or "")
-    return dict(_PAIR.findall(m.group(1))) if m else None
 
 
 def is_summary(body: str | None) -> bool:
