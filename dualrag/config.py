@@ -93,6 +93,14 @@ class ChunkingConfig(_Section):
     max_file_bytes: int = Field(4_000_000, gt=0, description="new-file texts above this are not read or parsed")
 
 
+class ReviewConfig(_Section):
+    """How the LLM reviewers work."""
+
+    verify: Literal["auto", "on", "off"] = Field(
+        "auto", description="one more short call per warning-or-worse finding that checks the claim against the "
+                            "code and drops it when unsupported; auto = for small models (compact prompts)")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
@@ -108,6 +116,7 @@ class Settings(BaseSettings):
     qdrant: StoreConfig = StoreConfig()
     rerank: RerankConfig = RerankConfig()
     retrieval: RetrievalConfig = RetrievalConfig()
+    review: ReviewConfig = ReviewConfig()
     # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
     llm: Annotated[LLMConfig, NoDecode] = LLMConfig()
 

@@ -24,6 +24,7 @@ from dualrag.review.coordinator import coordinate
 from dualrag.review.decision import Coverage
 from dualrag.review.model import ChunkReport, Decision, Review
 from dualrag.review.prompt import INSTRUCTION_FILES, ChangeInfo
+from dualrag.review.reader import ReaderModel, fitted, reader_for
 from dualrag.review.reviewers import select_reviewers
 from dualrag.review.sanitize import find_injection
 from dualrag.review.stage import ReviewStage, StageResult
@@ -50,6 +51,10 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     timings: dict[str, float] = {}
     with _timed(timings, "ingest", tally):
         changes = ingest(diff, settings)
+    llm_cfg = llm_factory.config if llm_factory is not None else settings.llm
+    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=reviewers)
+    reader = reader_for(llm_cfg, selected)  # the model's window and output cap size chunks and context
+    settings = fitted(settings, reader)
     notes = []
     with _timed(timings, "detect", tally):  # detectors of every indexed rule set on changed lines, no LLM
         rules = review_rules(settings, notes) if changes.reviewable else bundled_rules()
@@ -59,7 +64,7 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
         findings = merge_findings(findings, edi_findings) if edi_findings else findings
     notes.extend(edi_notes)
     with _timed(timings, "chunk", tally):
-        plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget)
+        plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget, reader=reader)
     if estimator_note:
         notes.append(estimator_note)
     contexts: dict[str, Context] = {}
@@ -70,15 +75,15 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     info = _with_instructions(info or ChangeInfo(), read_file)
     injection_findings, injection = find_injection(changes, info)
     findings = [*findings, *injection_findings]
-    llm_cfg = llm_factory.config if llm_factory is not None else settings.llm
-    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=reviewers)
-    llm_configured = any(llm_cfg.model_for(r.name) for r in selected)
+    llm_configured = reader is not None
     stage = StageResult()
     if changes.reviewable and plan.chunks and llm_configured:
         factory = llm_factory or LLMFactory(llm_cfg, sink=tally, on_heartbeat=on_heartbeat)
         with _timed(timings, "review", tally):
             stage = _run_reviewers(changes, info, plan, contexts, findings, selected, factory, tally,
-                                   explain_dir=explain_dir, max_workers=max_workers, notes=notes)
+                                   explain_dir=explain_dir, max_workers=max_workers, notes=notes,
+                                   compact=bool(reader and reader.compact),
+                                   verify=_verify(settings.review.verify, reader))
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
     known = set(rules.known_ids)
@@ -100,7 +105,7 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     if outcome.break_glass is not None:
         decision = Decision.APPROVED
     notes.extend(outcome.notes)
-    dropped = {k: v for k, v in outcome.dropped.items() if v}
+    dropped = {k: v for k, v in {**outcome.dropped, "refuted_by_verification": stage.refuted}.items() if v}
     if any(k != "snapped (kept)" for k in dropped):
         notes.append("coordinator dropped: " + ", ".join(f"{v} {k}" for k, v in sorted(dropped.items())
                                                            if k != "snapped (kept)"))
@@ -119,17 +124,23 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
 
 def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
                    findings: list, selected: Sequence[Any], factory: LLMFactory, tally: UsageTally, *,
-                   explain_dir: str | Path | None, max_workers: int, notes: list[str]) -> StageResult:
+                   explain_dir: str | Path | None, max_workers: int, notes: list[str],
+                   compact: bool = False, verify: bool = False) -> StageResult:
     """Every selected specialist on every chunk, through one factory (shared breakers)."""
     factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
     clients: dict[str, Any] = {r.name: factory.for_reviewer(r.name)[0] for r in selected}
     stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
-                        max_output_tokens=factory.config.max_output_tokens).run(
+                        max_output_tokens=factory.config.max_output_tokens, compact=compact, verify=verify).run(
         plan.chunks, contexts, clients, selected, max_workers=max_workers)
     notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
                  f"on {len(plan.chunks)} chunk(s)")
     notes.extend(stage.notes)
     return stage
+
+
+def _verify(mode: str, reader: ReaderModel | None) -> bool:
+    """Whether findings get a verification call: always, never, or (auto) for small models."""
+    return mode == "on" or (mode == "auto" and reader is not None and reader.compact)
 
 
 def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo:
@@ -166,16 +177,22 @@ def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, *
 
 
 def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | None = None,
-                 budget: int | None = None, estimator: str | None = None) -> tuple[ChunkPlan, str | None]:
+                 budget: int | None = None, estimator: str | None = None,
+                 reader: ReaderModel | None = None) -> tuple[ChunkPlan, str | None]:
     """Chunk a ChangeSet with the configured estimator; an `exact` estimator whose tokenizer is
-    not installed degrades to `fast` with a note rather than failing the review."""
+    not installed degrades to `fast` with a note rather than failing the review. The window is
+    the reader's (the reviewers' model; `reader_for` of the configured ones when not given),
+    else, offline, the chunking section's."""
     cfg = settings.chunking
+    if reader is None:
+        reader = reader_for(settings.llm, select_reviewers(str(changes.risk_tier), str(changes.project_type)))
     kind, note = estimator or cfg.estimator, None
     try:
         est = get_estimator(kind, model=cfg.model)
     except (TokenizerUnavailable, ValueError, ImportError, OSError) as exc:
         est, note = get_estimator("fast", model=cfg.model), f"token estimator '{kind}' unavailable ({exc}); used 'fast'"
-    return chunk_changes(changes, estimator=est, config=cfg, budget=budget, read_file=read_file), note
+    window = reader.window if reader is not None else None
+    return chunk_changes(changes, estimator=est, config=cfg, budget=budget, read_file=read_file, window=window), note
 
 
 @contextmanager

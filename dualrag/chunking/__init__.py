@@ -40,9 +40,11 @@ def chunk_changes(
     budget: int | None = None,
     model: str | None = None,
     read_file: Reader | None = None,
+    window: int | None = None,
 ) -> ChunkPlan:
-    """Chunks of the reviewable files, each estimated at or below the budget."""
-    b = budget_for(config, model=model, override=budget)
+    """Chunks of the reviewable files, each estimated at or below the budget. `window`: the
+    reviewing model's context window (else the configured one of `model`)."""
+    b = budget_for(config, model=model, window=window, override=budget)
     counter = Counter(estimator)
     files = sorted((f for f in changes.reviewable), key=lambda f: (posixpath.dirname(f.path), f.path))
     prepared: dict[str, Prepared] = {}

@@ -16,10 +16,12 @@ def window_for(config: ChunkingConfig, model: str | None) -> int:
     return config.window_tokens
 
 
-def budget_for(config: ChunkingConfig, *, model: str | None = None, override: int | None = None) -> Budget:
-    """`override` (the CLI's --budget) fixes the chunk budget and makes it the chunking threshold
-    too: whoever names a budget wants no chunk above it."""
-    window = window_for(config, model or config.model)
+def budget_for(config: ChunkingConfig, *, model: str | None = None, window: int | None = None,
+               override: int | None = None) -> Budget:
+    """`window` is the reviewing model's (its capability entry); without one, the configured window
+    of `model`. `override` (the CLI's --budget) fixes the chunk budget and makes it the chunking
+    threshold too: whoever names a budget wants no chunk above it."""
+    window = window or window_for(config, model or config.model)
     usable = int(window * config.usable_fraction)
     if override is not None:
         if override <= 0:

@@ -5,18 +5,22 @@ breakpoints (each block when there are at most four, else the first three and th
 Structured output: a forced tool call whose `input_schema` is the pydantic schema (tools sit
 before the system prompt in the cached prefix), or JSON in text with the tolerant parse.
 Endpoint and key: `[llm.anthropic]`, else `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`.
+Answers are streamed and timed on silence (`streaming.py`) unless `[llm.resilience] stream = false`.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from dualrag.errors import ConfigError
 from dualrag.llm.base import ProviderClient
-from dualrag.llm.config import LLMConfig, ModelSpec
+from dualrag.llm.config import LLMConfig, ModelSpec, is_local_url
 from dualrag.llm.errors import ErrorKind, ProviderError, classify_status, make_error, parse_retry_after
+from dualrag.llm.streaming import watch
 from dualrag.llm.structured import schema_instructions, schema_json, schema_name
 from dualrag.llm.types import FinishReason, LLMRequest, LLMResponse, Usage
 
@@ -37,12 +41,13 @@ def make_anthropic_sdk(config: LLMConfig) -> Any:
     import anthropic
 
     endpoint = config.anthropic
+    base_url = endpoint.base_url or os.environ.get("ANTHROPIC_BASE_URL")
     kwargs: dict[str, Any] = {
         "max_retries": 0,
-        "timeout": config.resilience.request_timeout_s,
+        "timeout": config.resilience.for_endpoint(
+            is_local_url(base_url) if endpoint.local is None else endpoint.local).request_timeout_s,
         "default_headers": endpoint.headers or None,
     }
-    base_url = endpoint.base_url or os.environ.get("ANTHROPIC_BASE_URL")
     if base_url:
         kwargs["base_url"] = base_url
     if endpoint.api_key_env:
@@ -66,6 +71,9 @@ class AnthropicClient(ProviderClient):
     def __init__(self, spec: ModelSpec, config: LLMConfig, *, sdk: Any | None = None) -> None:
         super().__init__(spec, config)
         self.sdk = sdk if sdk is not None else make_anthropic_sdk(config)
+        self.endpoint = str(getattr(self.sdk, "base_url", "") or "")
+        configured = config.anthropic.local
+        self.local = is_local_url(self.endpoint) if configured is None else configured
 
     @property
     def use_tool(self) -> bool:
@@ -98,28 +106,13 @@ class AnthropicClient(ProviderClient):
         return params
 
     def complete(self, request: LLMRequest) -> LLMResponse:
-        import anthropic
-
         params = self.build_params(request)
         started = time.monotonic()
-        try:
-            resp = self.sdk.messages.create(**params, timeout=self.timeout(request))
-        except anthropic.APITimeoutError as exc:
-            raise ProviderError(ErrorKind.TIMEOUT, str(exc), model=self.model) from exc
-        except anthropic.APIConnectionError as exc:
-            raise ProviderError(ErrorKind.CONNECTION, str(exc), model=self.model) from exc
-        except anthropic.APIStatusError as exc:
-            err_type = getattr(exc, "type", None)
-            if err_type is None and isinstance(exc.body, dict):
-                err_type = (exc.body.get("error") or {}).get("type")
-            kind = classify_status(exc.status_code, exc.message, err_type)
-            raise make_error(
-                kind, exc.message, model=self.model, status=exc.status_code,
-                retry_after=parse_retry_after(exc.response.headers),
-            ) from exc
-        except anthropic.AnthropicError as exc:
-            raise ProviderError(ErrorKind.UNKNOWN, f"{type(exc).__name__}: {exc}", model=self.model) from exc
-
+        with _sdk_errors(self.model):
+            if self.resilience.stream:
+                resp = self._streamed(params, request)
+            else:
+                resp = self.sdk.messages.create(**params, timeout=self.timeout(request))
         usage = _usage(getattr(resp, "usage", None))
         text_parts: list[str] = []
         value: Any = None
@@ -138,6 +131,49 @@ class AnthropicClient(ProviderClient):
             finish_reason=_FINISH.get(raw or "end_turn", "other"), raw_finish_reason=raw,
             usage=usage, started=started,
         )
+
+    def _streamed(self, params: dict[str, Any], request: LLMRequest) -> Any:
+        """The SDK's message stream, timed on silence; its accumulated final message is read
+        exactly like a non-streamed response (text, tool input, stop reason, usage)."""
+        silence = self.silence(request)
+        opened: list[Any] = []
+
+        def open_stream() -> Any:
+            stream = self.sdk.messages.stream(**params, timeout=silence.socket_s).__enter__()
+            opened.append(stream)
+            return stream
+
+        for _event in watch(open_stream, silence, model=self.model):
+            pass
+        message = opened[0].get_final_message()
+        if message.stop_reason is None:
+            raise ProviderError(ErrorKind.SERVER, "the stream ended before the answer did (interrupted)",
+                                model=self.model)
+        return message
+
+
+@contextmanager
+def _sdk_errors(model: str) -> Iterator[None]:
+    """SDK exceptions → typed ProviderErrors (a stream's silence is already one)."""
+    import anthropic
+
+    try:
+        yield
+    except anthropic.APITimeoutError as exc:
+        raise ProviderError(ErrorKind.TIMEOUT, str(exc), model=model) from exc
+    except anthropic.APIConnectionError as exc:
+        raise ProviderError(ErrorKind.CONNECTION, str(exc), model=model) from exc
+    except anthropic.APIStatusError as exc:
+        err_type = getattr(exc, "type", None)
+        if err_type is None and isinstance(exc.body, dict):
+            err_type = (exc.body.get("error") or {}).get("type")
+        kind = classify_status(exc.status_code, exc.message, err_type)
+        raise make_error(
+            kind, exc.message, model=model, status=exc.status_code,
+            retry_after=parse_retry_after(exc.response.headers),
+        ) from exc
+    except anthropic.AnthropicError as exc:
+        raise ProviderError(ErrorKind.UNKNOWN, f"{type(exc).__name__}: {exc}", model=model) from exc
 
 
 def _usage(u: Any) -> Usage:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from abc import ABC, abstractmethod
 from typing import Any, Protocol, runtime_checkable
 
-from dualrag.llm.config import LLMConfig, ModelCapability, ModelSpec
+from dualrag.llm.config import LLMConfig, ModelCapability, ModelSpec, ResilienceConfig
 from dualrag.llm.errors import EmptyOutput, OutputError
+from dualrag.llm.streaming import Silence
 from dualrag.llm.structured import parse_structured, validate
 from dualrag.llm.types import FinishReason, LLMRequest, LLMResponse, Usage, cost_of
 
@@ -30,6 +32,10 @@ class ProviderClient(ABC):
     for unusable answers (with the usage they cost).
     """
 
+    local: bool = False  # the model runs on this machine: the local timeout defaults apply
+    endpoint: str = ""  # where requests go (clients of one endpoint share its slot)
+    slot: threading.Semaphore | None = None  # held while a request is in flight (set by the factory)
+
     def __init__(self, spec: ModelSpec, config: LLMConfig) -> None:
         self.spec = spec
         self.config = config
@@ -39,13 +45,26 @@ class ProviderClient(ABC):
     def model(self) -> str:
         return str(self.spec)
 
+    @property
+    def resilience(self) -> ResilienceConfig:
+        """The resilience settings with this endpoint's defaults filled in."""
+        return self.config.resilience.for_endpoint(self.local)
+
     # -- helpers for subclasses
     def max_tokens(self, request: LLMRequest) -> int:
         wanted = request.max_output_tokens or self.config.max_output_tokens
         return max(1, min(wanted, self.capability.max_output_tokens))
 
     def timeout(self, request: LLMRequest) -> float:
-        return request.timeout or self.config.resilience.request_timeout_s
+        """Silence allowed before the first token (without streaming: the whole attempt)."""
+        return float(request.timeout or self.resilience.request_timeout_s or 0)
+
+    def silence(self, request: LLMRequest) -> Silence:
+        """How long a streamed answer may stay quiet, within the attempt's time left."""
+        left = request.time_left if request.time_left is not None else float("inf")
+        between = float(self.resilience.silence_timeout_s or 0)
+        return Silence(first_token_s=min(self.timeout(request), left), between_tokens_s=min(between, left),
+                       total_s=left)
 
     def temperature(self, request: LLMRequest) -> float:
         return self.config.temperature if request.temperature is None else request.temperature

@@ -67,6 +67,9 @@ class ModelCapability(_Section):
     context_window: int = Field(32_768, gt=0)
     max_output_tokens: int = Field(8_192, gt=0, description="ceiling for max_tokens, also when growing after 'length'")
     json_schema: bool = Field(False, description="accepts response_format json_schema (else json_object + schema in prompt)")
+    json_object_schema: bool = Field(
+        False, description="constrains response_format json_object by its `schema` field (llama.cpp's servers): "
+                           "answers follow the schema by grammar, and the schema stays out of the prompt")
     max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
     temperature: bool = Field(True, description="accepts a temperature (reasoning models do not)")
     input_price: float | None = Field(None, ge=0)
@@ -115,12 +118,29 @@ FALLBACK_CAPABILITY: dict[str, ModelCapability] = {
 }
 
 
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
+
+
+def is_local_url(url: str | None) -> bool:
+    """A base URL that points at this machine (`http://127.0.0.1:8080/v1`, `http://localhost:11434`)."""
+    if not url:
+        return False
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
+    return host in LOCAL_HOSTS or host.startswith("127.")
+
+
 class EndpointConfig(_Section):
     """Where a provider lives. Unset fields fall back to the SDK's own environment variables."""
 
     base_url: str | None = Field(None, description="else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the SDK default")
     api_key_env: str | None = Field(None, description="read the key from this variable instead of the SDK's default")
     headers: dict[str, str] = Field(default_factory=dict, description="extra headers (gateways)")
+    local: bool | None = Field(
+        None, description="a model server on this machine (long timeouts, no re-sent timeouts, one request at a "
+                          "time); unset: when base_url is localhost/127.0.0.1/::1. Set false for a gateway to a "
+                          "remote API that listens locally, true for a single llama.cpp box on the network")
 
 
 class LlamaCppConfig(_Section):
@@ -129,11 +149,35 @@ class LlamaCppConfig(_Section):
     n_gpu_layers: int = Field(0, ge=-1)
 
 
-class ResilienceConfig(_Section):
-    """Timeouts, retries, breakers, heartbeat. Times in seconds."""
+# Timeouts by where the model runs. A server on this machine (llama.cpp, Ollama, vLLM on a
+# laptop) reads a long prompt for minutes before its first token, and re-sending a request it
+# is still computing only queues a second full computation behind the first.
+REMOTE_TIMEOUTS: dict[str, Any] = {"request_timeout_s": 120.0, "silence_timeout_s": 60.0,
+                                   "task_timeout_s": 600.0, "retry_timeouts": True}
+LOCAL_TIMEOUTS: dict[str, Any] = {"request_timeout_s": 1800.0, "silence_timeout_s": 120.0,
+                                  "task_timeout_s": 3600.0, "retry_timeouts": False}
 
-    request_timeout_s: float = Field(120.0, gt=0, description="one attempt (the SDK's per-request timeout)")
-    task_timeout_s: float = Field(600.0, gt=0, description="one complete() call incl. retries and failbacks")
+
+class ResilienceConfig(_Section):
+    """Timeouts, retries, breakers, heartbeat. Times in seconds.
+
+    Unset timeouts take the defaults of the endpoint (`REMOTE_TIMEOUTS`, or `LOCAL_TIMEOUTS`
+    for a base URL on localhost / 127.0.0.1 / ::1 and in-process models): see `for_endpoint`."""
+
+    stream: bool = Field(True, description="stream answers: an attempt times out on silence, not on its duration")
+    local_concurrency: int = Field(
+        1, ge=1, description="requests in flight at once to one server on this machine (llama.cpp's answers one "
+                             "at a time and, by default, abandons the running request when another arrives)")
+    request_timeout_s: float | None = Field(
+        None, gt=0, description="silence allowed before the first token (prompt reading included); without "
+                                "streaming, the whole attempt. Unset: 120, or 1800 for a local server")
+    silence_timeout_s: float | None = Field(
+        None, gt=0, description="silence allowed between tokens of a streamed answer. Unset: 60, or 120 locally")
+    task_timeout_s: float | None = Field(
+        None, gt=0, description="one complete() call incl. retries and failbacks. Unset: 600, or 3600 locally")
+    retry_timeouts: bool | None = Field(
+        None, description="re-send an attempt that timed out. Unset: yes for remote APIs, no for a local server "
+                          "(it is still computing the first request; a copy would queue behind it)")
     min_attempt_s: float = Field(2.0, ge=0, description="do not start (or retry) an attempt with less time left")
     max_attempts: int = Field(3, ge=1, le=20, description="attempts per model before failing back")
     backoff_base_s: float = Field(1.0, ge=0)
@@ -144,6 +188,11 @@ class ResilienceConfig(_Section):
     breaker_cooldown_s: float = Field(30.0, ge=0, description="open → half-open (one probe) after this")
     length_growth: float = Field(2.0, gt=1, description="max_tokens factor for the one retry after finish 'length'")
     heartbeat_s: float = Field(30.0, gt=0, description="heartbeat callback interval while waiting on a model")
+
+    def for_endpoint(self, local: bool) -> "ResilienceConfig":
+        """A copy with every unset timeout filled in for a local or a remote endpoint."""
+        defaults = LOCAL_TIMEOUTS if local else REMOTE_TIMEOUTS
+        return self.model_copy(update={k: v for k, v in defaults.items() if getattr(self, k) is None})
 
 
 class LLMConfig(_Section):

@@ -52,6 +52,7 @@ class LLMFactory:
         self.breakers = BreakerRegistry(config.resilience, self.clock, on_transition=self._breaker_event)
         self._sdks: dict[str, Any] = {}
         self._providers: dict[str, ProviderClient] = {}
+        self._slots: dict[str, threading.Semaphore] = {}
         self._lock = threading.Lock()
 
     def _breaker_event(self, tr: tuple[str, str, str]) -> None:
@@ -59,12 +60,22 @@ class LLMFactory:
             self.sink({"event": "llm_breaker", "model": tr[0], "from": tr[1], "to": tr[2]})
 
     def provider(self, spec: str | ModelSpec) -> ProviderClient:
-        """The single-attempt client of one model (cached). Raises ConfigError / MissingExtra."""
+        """The single-attempt client of one model (cached). Raises ConfigError / MissingExtra.
+
+        Clients of one local endpoint share a slot (`local_concurrency` requests at a time): a
+        local server computes one answer at a time, and llama.cpp's abandons the running one
+        when a second request arrives, so parallel reviewers would cut each other off."""
         ms = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)
         key = str(ms)
         with self._lock:
             if key not in self._providers:
-                self._providers[key] = self._make(ms)
+                client = self._make(ms)
+                if client.local:
+                    endpoint = f"{ms.provider}:{client.endpoint or ms.model}"
+                    if endpoint not in self._slots:
+                        self._slots[endpoint] = threading.Semaphore(self.config.resilience.local_concurrency)
+                    client.slot = self._slots[endpoint]
+                self._providers[key] = client
             return self._providers[key]
 
     def _make(self, ms: ModelSpec) -> ProviderClient:

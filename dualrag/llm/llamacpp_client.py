@@ -34,6 +34,8 @@ def import_llama_cpp() -> Any:
 
 
 class LlamaCppClient(ProviderClient):
+    local = True
+
     def __init__(self, spec: ModelSpec, config: LLMConfig, *, llama: Any | None = None) -> None:
         super().__init__(spec, config)
         if llama is None:

@@ -6,13 +6,19 @@ configured failbacks). For each model:
 1. its circuit breaker must allow the call (closed; or half-open with this call as the one probe);
 2. each attempt gets `min(request timeout, time left)`; no attempt starts with less than
    `min_attempt_s` left (of the task timeout and of the caller's overall `Deadline`);
-3. a retryable failure (429, 5xx, overloaded, timeout, connection) is retried after
+3. an attempt streams its answer and times out on silence, not on duration (`streaming.py`:
+   no first token within `request_timeout_s`, no next token within `silence_timeout_s`);
+   unset timeouts take the endpoint's defaults (a local server gets minutes for a long prompt);
+4. a retryable failure (429, 5xx, overloaded, timeout, connection) is retried after
    Retry-After (when given and at most `max_retry_after_s`) or an exponential backoff with
    jitter, up to `max_attempts` per model, and only when the wait plus `min_attempt_s` still
-   fits in the time left; otherwise, or once the breaker opens, the chain moves on (failback);
-4. non-retryable failures (authentication, context overflow, bad request, cancel) are raised
+   fits in the time left; otherwise, or once the breaker opens, the chain moves on (failback).
+   A timeout is not re-sent when `retry_timeouts` is off (the default for a local server:
+   llama.cpp keeps computing the request the client gave up on and would queue the copy
+   behind it, so three attempts cost three full computations);
+5. non-retryable failures (authentication, context overflow, bad request, cancel) are raised
    at once as typed errors: no retry, no failback;
-5. `finish_reason == "length"` is retried once on the same model with `length_growth` times the
+6. `finish_reason == "length"` is retried once on the same model with `length_growth` times the
    room (bounded by the model's max output and what its window leaves); still cut → `Truncated`.
 
 Every call emits one `llm_request` event to the sink (whatever the outcome).
@@ -25,6 +31,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -350,7 +357,7 @@ class ResilientClient:
     def complete(self, request: LLMRequest) -> LLMResponse:
         started_wall = time.time()
         started = time.monotonic()
-        task_end = self.clock.monotonic() + self.cfg.task_timeout_s
+        task_end = self.clock.monotonic() + float(self._cfg(self.chain[0]).task_timeout_s or 0)
         call = _Call()
         outcome = "error"
         response: LLMResponse | None = None
@@ -390,7 +397,12 @@ class ResilientClient:
             model=self.model, errors=list(call.errors), usage=call.usage,
         )
 
+    def _cfg(self, client: ProviderClient) -> ResilienceConfig:
+        """The settings with the client's endpoint defaults (local server or remote API) filled in."""
+        return self.cfg.for_endpoint(bool(getattr(client, "local", False)))
+
     def _on_model(self, client: ProviderClient, request: LLMRequest, call: _Call, task_end: float) -> LLMResponse:
+        cfg = self._cfg(client)
         breaker = self.breakers.get(client.model)
         allowed, tr = breaker.allow()
         call.transition(tr)
@@ -408,19 +420,20 @@ class ResilientClient:
                 breaker.release()
                 raise ProviderError(ErrorKind.DEADLINE, f"{left:.1f}s left, below min_attempt_s", model=client.model)
             attempt += 1
-            timeout = min(request.timeout or self.cfg.request_timeout_s, left)
-            attempt_req = request.with_(max_output_tokens=max_tokens, timeout=timeout)
             record: dict[str, Any] = {"model": client.model, "max_tokens": max_tokens}
             call.attempts.append(record)
             t0 = time.monotonic()
             try:
                 with Heartbeat(self.cfg.heartbeat_s, self.on_heartbeat,
                                {"model": client.model, "tag": request.tag, "attempt": len(call.attempts)}):
-                    resp = client.complete(attempt_req)
+                    resp = self._send(client, request, max_tokens, task_end, cfg)
             except ProviderError as exc:
                 record.update(outcome=exc.kind.value, latency_s=round(time.monotonic() - t0, 4), status=exc.status)
                 call.transition(breaker.record_failure() if exc.trips_breaker else breaker.record_success())
                 if not exc.retryable:
+                    raise
+                if exc.kind is ErrorKind.TIMEOUT and not cfg.retry_timeouts:
+                    record["not_resent"] = "the server may still be computing it"
                     raise
                 call.errors.append(exc)
                 wait = None
@@ -463,6 +476,16 @@ class ResilientClient:
                 model=client.model, usage=call.usage, response=resp,
             )
 
+    def _send(self, client: ProviderClient, request: LLMRequest, max_tokens: int, task_end: float,
+              cfg: ResilienceConfig) -> LLMResponse:
+        """One attempt, holding the endpoint's slot when it has one (a local server takes one
+        request at a time); its timeouts start once the request can actually be sent."""
+        slot = getattr(client, "slot", None)
+        with slot if slot is not None else nullcontext():
+            left = self._time_left(task_end)
+            timeout = min(request.timeout or float(cfg.request_timeout_s or 0), left)
+            return client.complete(request.with_(max_output_tokens=max_tokens, timeout=timeout, time_left=left))
+
     def _more_room(self, client: ProviderClient, max_tokens: int, resp: LLMResponse) -> int:
         cap = client.capability
         room = min(int(max_tokens * self.cfg.length_growth), cap.max_output_tokens)
@@ -492,6 +515,8 @@ class ResilientClient:
             "failbacks": call.failbacks,
             "breaker": call.transitions,
         }
+        if call.usage.estimated:
+            event["usage_estimated"] = True  # the server reported no usage: counted locally
         if error is not None:
             event["error"] = str(error)
         try:

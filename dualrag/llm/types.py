@@ -34,7 +34,8 @@ class LLMRequest:
     max_output_tokens: int | None = None  # None = config default
     schema: type[BaseModel] | None = None  # structured output, validated by pydantic
     temperature: float | None = None  # None = config default
-    timeout: float | None = None  # one attempt, seconds; None = config default
+    timeout: float | None = None  # silence before the first token (one attempt), seconds; None = config default
+    time_left: float | None = None  # seconds this attempt may take in all (set by the resilient client)
     tag: str = ""  # free text carried into telemetry (e.g. reviewer/chunk id)
 
     @classmethod
@@ -55,6 +56,7 @@ class Usage:
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    estimated: bool = False  # counted locally: the provider reported no usage (some local servers)
 
     @property
     def uncached_input_tokens(self) -> int:
@@ -66,6 +68,7 @@ class Usage:
             self.output_tokens + other.output_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
+            self.estimated or other.estimated,
         )
 
     def as_dict(self) -> dict[str, int]:

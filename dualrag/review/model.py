@@ -147,6 +147,7 @@ class Usage(_Model):
     failed_calls: int = 0
     retries: int = 0
     failbacks: int = 0
+    estimated: bool = False  # some token counts were made locally: the server reported none
 
 
 class ReviewerRun(_Model):
@@ -157,6 +158,7 @@ class ReviewerRun(_Model):
     outcome: str
     model: str | None = None
     findings: int = 0
+    refuted: int = 0  # findings its verification call found unsupported and dropped
     error: str | None = None
 
 

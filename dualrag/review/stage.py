@@ -8,7 +8,9 @@ each outcome into a `ReviewerRun`:
   split in two (by hunks, else by lines) and each half reviewed, at most twice deep; a part that
   still cannot be reviewed is marked `truncated`;
 - `invalid_output`, `empty_output`, `unavailable`, `cancelled`, provider errors: `failed` —
-  the chunk counts as reviewed only when at least one of its reviewers answered.
+  the chunk counts as reviewed only when at least one of its reviewers answered;
+- `skipped`: a reviewer whose findings must cite a retrieved rule, on a chunk with none (the
+  coordinator would drop everything it could say), is not called.
 
 Nothing raises out of here: an unexpected exception becomes a failed run with its message.
 """
@@ -34,6 +36,7 @@ from dualrag.review.coordinator import TaggedFinding
 from dualrag.review.model import ReviewerRun
 from dualrag.review.prompt import ChangeInfo, ReviewAnswer, build_request
 from dualrag.review.reviewers import Reviewer
+from dualrag.review.verify import check
 
 MAX_SPLIT_DEPTH = 2
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -45,6 +48,7 @@ class StageResult:
     runs: list[ReviewerRun] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     chunks_reviewed: set[str] = field(default_factory=set)  # chunks with >= 1 complete answer
+    refuted: int = 0  # findings the verification call found unsupported (verify.py)
 
     def complete(self, chunk_ids: Sequence[str]) -> bool:
         return all(c in self.chunks_reviewed for c in chunk_ids)
@@ -61,13 +65,15 @@ class _Job:
 class ReviewStage:
     def __init__(self, changes: ChangeSet, info: ChangeInfo, *, detector_findings: Sequence[Finding] = (),
                  explain_dir: str | Path | None = None, sink: EventSink | None = None,
-                 max_output_tokens: int | None = None) -> None:
+                 max_output_tokens: int | None = None, compact: bool = False, verify: bool = False) -> None:
         self.changes = changes
         self.info = info
         self.detector_findings = list(detector_findings)
         self.explain = Path(explain_dir) if explain_dir else None
         self.sink = sink
         self.max_output_tokens = max_output_tokens
+        self.compact = compact  # small-model prompts (reader.py)
+        self.verify = verify  # check each warning-or-worse finding with a second call (verify.py)
         self.statuses = {f.path: str(f.status) for f in changes.files}
         self._lock = threading.Lock()
         if self.explain is not None:
@@ -78,8 +84,19 @@ class ReviewStage:
             reviewers: Sequence[Reviewer], *, max_workers: int = 4) -> StageResult:
         """`clients[reviewer.name]` is a ResilientClient (reviewers without one are skipped)."""
         result = StageResult()
-        jobs = [_Job(c, r, clients[r.name], contexts.get(c.id)) for c in chunks for r in reviewers
-                if clients.get(r.name) is not None]
+        jobs = []
+        for c in chunks:
+            for r in reviewers:
+                context = contexts.get(c.id)
+                if clients.get(r.name) is None:
+                    continue
+                if r.cites_rules and not (context is not None and context.rules):
+                    # its findings must cite a retrieved rule: with none retrieved, a call could only be dropped
+                    run = ReviewerRun(reviewer=r.name, chunk=c.id, outcome="skipped", error="no retrieved rule")
+                    result.runs.append(run)
+                    self._event(run)
+                    continue
+                jobs.append(_Job(c, r, clients[r.name], context))
         for c in chunks:
             self._write_context(c, contexts.get(c.id))
         if not jobs:
@@ -87,11 +104,12 @@ class ReviewStage:
         with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(jobs))), thread_name_prefix="review") as pool:
             outcomes = list(pool.map(self._safe_job, jobs))
         for job, (found, runs, complete) in zip(jobs, outcomes):
+            result.refuted += sum(r.refuted for r in runs)
             result.findings.extend(found)
             result.runs.extend(runs)
             if complete:
                 result.chunks_reviewed.add(job.chunk.id)
-        failed = [r for r in result.runs if r.outcome != "ok"]
+        failed = [r for r in result.runs if r.outcome not in ("ok", "skipped")]
         if failed:
             kinds = sorted({r.outcome for r in failed})
             result.notes.append(f"{len(failed)} of {len(result.runs)} reviewer run(s) did not answer usably "
@@ -112,7 +130,7 @@ class ReviewStage:
         prompt = build_request(
             chunk, job.context, self.info, reviewer=reviewer, project_type=str(self.changes.project_type),
             risk_tier=str(self.changes.risk_tier), detector_findings=self._detector_findings_of(chunk),
-            statuses=self.statuses, max_output_tokens=self.max_output_tokens,
+            statuses=self.statuses, max_output_tokens=self.max_output_tokens, compact=self.compact,
         )
         self._write(f"{chunk.id}.{reviewer.name}.prompt.md", prompt.text)
         base = {"reviewer": reviewer.name, "chunk": chunk.id, "model": getattr(job.client, "model", None)}
@@ -146,8 +164,16 @@ class ReviewStage:
             run = ReviewerRun(**base, outcome="invalid_output", error="answer did not validate")
             self._event(run)
             return [], [run], False
-        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in answer.findings]
-        run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found))
+        raw = list(answer.findings)
+        refuted = 0
+        if self.verify and raw:
+            checked = check(raw, chunk, job.client, self.statuses)
+            raw, refuted = checked.kept, len(checked.refuted)
+            self._write(f"{chunk.id}.{reviewer.name}.verify.txt",
+                        "\n".join(f"{'refuted' if f in checked.refuted else 'kept'}: {f.line} {f.title}"
+                                  for f in answer.findings))
+        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in raw]
+        run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found), refuted=refuted)
         self._event(run)
         return found, [run], True
 

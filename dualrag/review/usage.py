@@ -50,6 +50,7 @@ class UsageTally:
             failed_calls=sum(1 for e in events if e.get("outcome") != "ok"),
             retries=sum(int(e.get("retries") or 0) for e in events),
             failbacks=sum(len(e.get("failbacks") or ()) for e in events),
+            estimated=any(e.get("usage_estimated") for e in events),
         )
 
     def llm_latency_s(self) -> float:

@@ -8,6 +8,16 @@ scriptable per test and reusable by scripts (e.g. a benchmark with a scripted lo
 - otherwise a 500 "nothing scripted" error, so a test notices an unexpected call;
 - every received request is recorded (`path`, lower-cased `headers`, parsed `json`).
 
+A request with `"stream": true` gets its successful reply as server-sent events, the way each
+API streams (OpenAI: `chat.completion.chunk`s, usage last when `stream_options.include_usage`
+asks, then `data: [DONE]`; Anthropic: `message_start` … `message_stop`). The reply's `delay`
+is then the wait before the first event (a server reading the prompt), `chunk_delay` the gap
+between events, and `stall_after`/`stall_s` a silence in mid-answer; `ping_s` sends SSE
+keep-alive comments while waiting, as llama.cpp's server does; `cut_after` ends the stream
+early, as llama.cpp's server does to a request when another one arrives. `FakeOpenAI(stream_usage=False)`
+streams no usage at all, like llama-cpp-python's server. `closed_early` counts streams the
+client hung up on.
+
 Delays wait on an event that `stop()` sets, so shutting down never waits for a slow reply.
 
     with FakeOpenAI() as srv:
@@ -34,7 +44,12 @@ class Scripted:
     status: int = 200
     body: dict[str, Any] | str | None = None
     headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
+    delay: float = 0.0  # before the reply (streamed: before the first event)
+    chunk_delay: float = 0.0  # streamed: between events
+    stall_after: int | None = None  # streamed: go silent after this many events ...
+    stall_s: float = 0.0  # ... for this long
+    ping_s: float = 0.0  # streamed: an SSE keep-alive comment this often while waiting (0 = none)
+    cut_after: int | None = None  # streamed: end the stream after this many events (a dropped request)
 
 
 @dataclass
@@ -56,6 +71,7 @@ class _FakeServer:
 
     def __init__(self, responder: Responder | None = None) -> None:
         self.requests: list[RecordedRequest] = []
+        self.closed_early = 0  # streams the client hung up on before the last event
         self.responder = responder
         self._queue: deque[Scripted] = deque()
         self._lock = threading.Lock()
@@ -118,6 +134,10 @@ class _FakeServer:
     def server_error(self, status: int, message: str) -> Scripted:  # overridden
         return Scripted(status=status, body={"error": message})
 
+    def stream_events(self, body: dict[str, Any], request: Any) -> list[str]:  # overridden
+        """The SSE events (`event:`/`data:` lines, blank-line terminated) that stream `body`."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ HTTP
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -141,9 +161,55 @@ class _FakeServer:
                     self._send(server.server_error(404, f"unknown path {path}"))
                     return
                 reply = server._next_reply(RecordedRequest("POST", path, headers, body))
+                if (isinstance(body, dict) and body.get("stream") and reply.status == 200
+                        and isinstance(reply.body, dict)):
+                    self._stream(reply, server.stream_events(reply.body, body))
+                    return
                 if reply.delay and server._stopping.wait(reply.delay):
                     return
                 self._send(reply)
+
+            def _stream(self, reply: Scripted, events: list[str]) -> None:
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("cache-control", "no-cache")
+                    self.send_header("transfer-encoding", "chunked")
+                    for k, v in reply.headers.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    if not self._wait(reply.delay, reply.ping_s):
+                        return
+                    for n, event in enumerate(events[:reply.cut_after]):
+                        if n and not self._wait(reply.chunk_delay, reply.ping_s):
+                            return
+                        if reply.stall_after is not None and n == reply.stall_after \
+                                and not self._wait(reply.stall_s, reply.ping_s):
+                            return
+                        self._chunk(event.encode())
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    with server._lock:
+                        server.closed_early += 1
+
+            def _chunk(self, data: bytes) -> None:
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+
+            def _wait(self, seconds: float, ping_s: float) -> bool:
+                """Wait (sending keep-alive comments every `ping_s`); False when the server stops."""
+                if server._stopping.is_set():
+                    return False
+                left = seconds
+                while left > 0:
+                    step = min(left, ping_s) if ping_s > 0 else left
+                    if server._stopping.wait(step):
+                        return False
+                    left -= step
+                    if ping_s > 0 and left > 0:
+                        self._chunk(b": ping\n\n")
+                return True
 
             def _send(self, reply: Scripted) -> None:
                 if isinstance(reply.body, (dict, list)):
@@ -172,6 +238,29 @@ class FakeOpenAI(_FakeServer):
     routes = ("/v1/chat/completions",)
     base_path = "/v1"
 
+    def __init__(self, responder: Responder | None = None, *, stream_usage: bool = True) -> None:
+        super().__init__(responder)
+        self.stream_usage = stream_usage  # False: no usage in streams even when asked (llama-cpp-python)
+
+    def stream_events(self, body: dict[str, Any], request: Any) -> list[str]:
+        """A completion as `chat.completion.chunk`s: the role, the content a few characters at a
+        time (a token each), the finish reason, the usage when asked for, `[DONE]`."""
+        choice = body["choices"][0]
+        head = {k: body[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+            data = head | {"choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+            return f"data: {json.dumps(data)}\n\n"
+
+        content = choice["message"].get("content") or ""
+        events = [chunk({"role": "assistant", "content": ""})]
+        events += [chunk({"content": content[i:i + 4]}) for i in range(0, len(content), 4)]
+        events.append(chunk({}, choice["finish_reason"]))
+        wants_usage = bool(((request or {}).get("stream_options") or {}).get("include_usage"))
+        if wants_usage and self.stream_usage:
+            events.append(f"data: {json.dumps(head | {'choices': [], 'usage': body['usage']})}\n\n")
+        return [*events, "data: [DONE]\n\n"]
+
     def chat(
         self,
         content: str | None,
@@ -183,7 +272,10 @@ class FakeOpenAI(_FakeServer):
         model: str = "fake-model",
         delay: float = 0.0,
         headers: dict[str, str] | None = None,
+        **streaming: Any,
     ) -> Scripted:
+        """A completion; `streaming` sets how it is streamed when asked to (`chunk_delay`,
+        `stall_after`, `stall_s`, `ping_s` of `Scripted`)."""
         body = {
             "id": f"chatcmpl-{self.next_id()}",
             "object": "chat.completion",
@@ -205,7 +297,7 @@ class FakeOpenAI(_FakeServer):
                 "completion_tokens_details": {"reasoning_tokens": 0},
             },
         }
-        return Scripted(200, body, dict(headers or {}), delay)
+        return Scripted(200, body, dict(headers or {}), delay, **streaming)
 
     def error(
         self,
@@ -239,6 +331,34 @@ class FakeAnthropic(_FakeServer):
     routes = ("/v1/messages",)
     base_path = ""
 
+    def stream_events(self, body: dict[str, Any], request: Any) -> list[str]:
+        """A message as Messages-API stream events: `message_start` (input usage), per content
+        block a start, its text or tool-input JSON in pieces and a stop, `message_delta` (stop
+        reason, output usage), `message_stop`."""
+
+        def event(name: str, data: dict[str, Any]) -> str:
+            return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n"
+
+        usage = dict(body["usage"])
+        start = {k: v for k, v in body.items() if k != "content"} | {
+            "content": [], "stop_reason": None, "usage": usage | {"output_tokens": 1}}
+        events = [event("message_start", {"message": start}), event("ping", {})]
+        for index, block in enumerate(body["content"]):
+            if block["type"] == "tool_use":
+                opening = {**block, "input": {}}
+                text, delta = json.dumps(block["input"]), "input_json_delta"
+            else:
+                opening = {"type": "text", "text": ""}
+                text, delta = block["text"], "text_delta"
+            events.append(event("content_block_start", {"index": index, "content_block": opening}))
+            key = "partial_json" if delta == "input_json_delta" else "text"
+            events += [event("content_block_delta", {"index": index, "delta": {"type": delta, key: text[i:i + 4]}})
+                       for i in range(0, len(text), 4)]
+            events.append(event("content_block_stop", {"index": index}))
+        events.append(event("message_delta", {"delta": {"stop_reason": body["stop_reason"], "stop_sequence": None},
+                                              "usage": {"output_tokens": usage["output_tokens"]}}))
+        return [*events, event("message_stop", {})]
+
     def message(
         self,
         text: str | None = None,
@@ -252,7 +372,9 @@ class FakeAnthropic(_FakeServer):
         cache_creation_input_tokens: int = 0,
         model: str = "claude-fake",
         delay: float = 0.0,
+        **streaming: Any,
     ) -> Scripted:
+        """A message; `streaming` as for `FakeOpenAI.chat`."""
         content: list[dict[str, Any]] = []
         if text is not None:
             content.append({"type": "text", "text": text})
@@ -275,7 +397,7 @@ class FakeAnthropic(_FakeServer):
                 "cache_creation_input_tokens": cache_creation_input_tokens,
             },
         }
-        return Scripted(200, body, {}, delay)
+        return Scripted(200, body, {}, delay, **streaming)
 
     def error(
         self,

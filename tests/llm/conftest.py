@@ -59,8 +59,9 @@ def make(oai: FakeOpenAI, ant: FakeAnthropic, clock: ManualClock, sink: ListSink
               on_heartbeat=None, **fields: Any) -> LLMFactory:
         cfg = LLMConfig.model_validate({
             "model": model,
-            "openai": {"base_url": oai.base_url},
-            "anthropic": {"base_url": ant.base_url},
+            # the fakes stand in for the cloud APIs: remote, although they listen on loopback
+            "openai": {"base_url": oai.base_url, "local": False},
+            "anthropic": {"base_url": ant.base_url, "local": False},
             "resilience": {**FAST, **(resilience or {})},
             **fields,
         })

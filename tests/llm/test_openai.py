@@ -213,3 +213,12 @@ def test_heartbeat_while_waiting(make, oai):
     assert len(beats) >= 2
     assert beats[0]["event"] == "llm_heartbeat" and beats[0]["model"] == "openai:gpt-4.1-mini"
     assert beats[0]["tag"] == "slow" and beats[1]["elapsed_s"] > beats[0]["elapsed_s"]
+
+
+def test_json_object_constrained_by_schema_keeps_the_schema_out_of_the_prompt(make, oai):
+    oai.enqueue(oai.chat(GOOD))
+    client, _ = make("openai:local", models={"openai:local": {"json_object_schema": True}}).for_reviewer()
+    assert client.complete(req()).parsed is not None
+    body = oai.requests[0].json
+    assert body["response_format"] == {"type": "json_object", "schema": Answer.model_json_schema()}
+    assert body["messages"][0]["content"] == "shared rules\n\nrepository rules"

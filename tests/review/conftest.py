@@ -67,7 +67,8 @@ def java_diff(make_git_file) -> bytes:
 def llm_settings(oai: FakeOpenAI, ant: FakeAnthropic) -> Callable[..., Settings]:
     def _make(model: str | None = "openai:gpt-4.1-mini", resilience: dict[str, Any] | None = None, **llm: Any) -> Settings:
         return load_settings(None, retrieval={"enabled": False}, llm={
-            "model": model, "openai": {"base_url": oai.base_url}, "anthropic": {"base_url": ant.base_url},
+            "model": model, "openai": {"base_url": oai.base_url, "local": False},
+            "anthropic": {"base_url": ant.base_url, "local": False},  # stand-ins for the cloud APIs
             "resilience": {**FAST, **(resilience or {})}, **llm,
         })
     return _make

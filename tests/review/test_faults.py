@@ -79,8 +79,10 @@ def test_503_storm_opens_the_breaker_and_fails_back(oai, llm_settings, make_git_
                         telemetry=sink, max_workers=1)
     assert review.risk_tier == "full"
     assert review.decision is Decision.APPROVED
-    assert review.usage.failbacks == len(review.reviewers) >= 5
-    assert {r.model for r in review.reviewers} == {"openai:gpt-4.1-mini"}
+    ran = [r for r in review.reviewers if r.outcome != "skipped"]
+    assert [r.reviewer for r in review.reviewers if r.outcome == "skipped"] == ["rules"]  # no rule retrieved
+    assert review.usage.failbacks == len(ran) >= 4
+    assert {r.model for r in ran} == {"openai:gpt-4.1-mini"}
     assert any(e["to"] == "open" for e in _events(sink, "llm_breaker"))
     primary = [r for r in oai.requests if r.json["model"] == "gpt-4.1"]
     assert len(primary) == 2  # breaker_failures=2: after it opens, no more calls to the sick model
