@@ -93,14 +93,6 @@ class ChunkingConfig(_Section):
     max_file_bytes: int = Field(4_000_000, gt=0, description="new-file texts above this are not read or parsed")
 
 
-class ReviewConfig(_Section):
-    """How the LLM reviewers work."""
-
-    verify: Literal["auto", "on", "off"] = Field(
-        "auto", description="one more short call per warning-or-worse finding that checks the claim against the "
-                            "code and drops it when unsupported; auto = for small models (compact prompts)")
-
-
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
@@ -116,7 +108,6 @@ class Settings(BaseSettings):
     qdrant: StoreConfig = StoreConfig()
     rerank: RerankConfig = RerankConfig()
     retrieval: RetrievalConfig = RetrievalConfig()
-    review: ReviewConfig = ReviewConfig()
     # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
     llm: Annotated[LLMConfig, NoDecode] = LLMConfig()
 
@@ -147,13 +138,33 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             toml = TomlConfigSettingsSource(settings_cls, toml_file=config_file)
-            return (init_settings, env_settings, toml) if config_file else (init_settings, env_settings)
+            env = _ModelOnlyLLM(env_settings)
+            return (init_settings, env, toml) if config_file else (init_settings, env)
 
     try:
         layered = _Layered(**overrides)
     except ValidationError as exc:
         raise ConfigError(_describe(exc, file_values, config_file, overrides)) from None
     return layered
+
+
+class _ModelOnlyLLM(PydanticBaseSettingsSource):
+    """`DUALRAG_LLM=openai:local` names the model only: it is merged into the file's `[llm]`
+    table instead of replacing it, so a local model's `[llm.models]` entry still applies."""
+
+    def __init__(self, inner: PydanticBaseSettingsSource) -> None:
+        super().__init__(inner.settings_cls)
+        self.inner = inner
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self.inner.get_field_value(field, field_name)
+
+    def __call__(self) -> dict[str, Any]:
+        values = self.inner()
+        llm = values.get("llm")
+        if isinstance(llm, str) and not llm.strip().startswith("{"):
+            values = {**values, "llm": {"model": llm.strip()}}
+        return values
 
 
 # DUALRAG_* variables that are read directly where they are needed, not settings:
@@ -195,6 +206,9 @@ def _describe(
         where = "command-line flag"
     elif any(name.upper().startswith(env_name) for name in os.environ):
         where = f"environment {env_name}"
+    elif parents := [n for i in range(len(loc) - 1, 0, -1)
+                     if (n := f"{ENV_PREFIX}{'__'.join(loc[:i]).upper()}") in {e.upper() for e in os.environ}]:
+        where = f"environment {parents[0]}"  # DUALRAG_LLM=bogus is [llm] model
     elif _has_key(file_values, loc):
         where = str(config_file)
     else:

@@ -82,8 +82,7 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
         with _timed(timings, "review", tally):
             stage = _run_reviewers(changes, info, plan, contexts, findings, selected, factory, tally,
                                    explain_dir=explain_dir, max_workers=max_workers, notes=notes,
-                                   compact=bool(reader and reader.compact),
-                                   verify=_verify(settings.review.verify, reader))
+                                   compact=bool(reader and reader.compact))
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
     known = set(rules.known_ids)
@@ -105,7 +104,7 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
     if outcome.break_glass is not None:
         decision = Decision.APPROVED
     notes.extend(outcome.notes)
-    dropped = {k: v for k, v in {**outcome.dropped, "refuted_by_verification": stage.refuted}.items() if v}
+    dropped = {k: v for k, v in outcome.dropped.items() if v}
     if any(k != "snapped (kept)" for k in dropped):
         notes.append("coordinator dropped: " + ", ".join(f"{v} {k}" for k, v in sorted(dropped.items())
                                                            if k != "snapped (kept)"))
@@ -125,22 +124,17 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
 def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
                    findings: list, selected: Sequence[Any], factory: LLMFactory, tally: UsageTally, *,
                    explain_dir: str | Path | None, max_workers: int, notes: list[str],
-                   compact: bool = False, verify: bool = False) -> StageResult:
+                   compact: bool = False) -> StageResult:
     """Every selected specialist on every chunk, through one factory (shared breakers)."""
     factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
     clients: dict[str, Any] = {r.name: factory.for_reviewer(r.name)[0] for r in selected}
     stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
-                        max_output_tokens=factory.config.max_output_tokens, compact=compact, verify=verify).run(
+                        max_output_tokens=factory.config.max_output_tokens, compact=compact).run(
         plan.chunks, contexts, clients, selected, max_workers=max_workers)
     notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
                  f"on {len(plan.chunks)} chunk(s)")
     notes.extend(stage.notes)
     return stage
-
-
-def _verify(mode: str, reader: ReaderModel | None) -> bool:
-    """Whether findings get a verification call: always, never, or (auto) for small models."""
-    return mode == "on" or (mode == "auto" and reader is not None and reader.compact)
 
 
 def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo:

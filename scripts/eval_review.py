@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from review_eval.baseline import RemovedChecks  # noqa: E402
 from review_eval.pairs import Pair, load_pairs, sample  # noqa: E402
 from review_eval.report import floors, summarise, table  # noqa: E402
 from review_eval.systems import DualRag, Naive, flagged, write_config  # noqa: E402
@@ -64,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--systems", default="dualrag,naive")
     ap.add_argument("--window", type=int, default=16_384, help="the model's context window (its capability entry)")
     ap.add_argument("--max-output", type=int, default=1_024, help="the model's output cap (its capability entry)")
+    ap.add_argument("--grammar", action=argparse.BooleanOptionalAction, default=True,
+                    help="the server constrains JSON answers by the schema (llama.cpp's does; capability "
+                         "json_object_schema), so the schema text stays out of both systems' prompts")
     ap.add_argument("--store", type=Path, default=ROOT / ".dualrag" / "eval-store")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds one dualrag review may take")
     ap.add_argument("--toml", default="", help="more .dualrag.toml lines for both systems (pin a variant)")
@@ -89,9 +93,9 @@ def run(args: argparse.Namespace) -> None:
             raise SystemExit(f"data direction check failed: {problem}")
     done = {(r["id"], r["system"], r["side"]) for r in read(args.out)}
     config = write_config(args.out.with_suffix(".dualrag.toml"), store=args.store.resolve(), window=args.window,
-                          max_output=args.max_output, model=args.llm, extra=args.toml)
+                          max_output=args.max_output, model=args.llm, grammar=args.grammar, extra=args.toml)
     systems = {"dualrag": lambda: DualRag(args.llm, config, timeout_s=args.timeout, explain=args.explain),
-               "naive": lambda: Naive(args.llm, config)}
+               "naive": lambda: Naive(args.llm, config), "removed-checks": RemovedChecks}
     chosen = [s.strip() for s in args.systems.split(",") if s.strip()]
     unknown = [s for s in chosen if s not in systems]
     if unknown:
@@ -111,7 +115,7 @@ def run(args: argparse.Namespace) -> None:
               + (f", FAILED {record['failure']}" if record["failure"] else ""), file=sys.stderr)
 
 
-def review_one(pair: Pair, system: DualRag | Naive, name: str, side: str, llm: str) -> dict:
+def review_one(pair: Pair, system: DualRag | Naive | RemovedChecks, name: str, side: str, llm: str) -> dict:
     outcome = system.review(pair.diff(side), label=f"{pair.id}.{side}")
     return {"id": pair.id, "project": pair.project, "system": name, "side": side, "model": llm,
             "date": dt.datetime.now().isoformat(timespec="seconds"),

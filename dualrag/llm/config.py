@@ -13,6 +13,10 @@
     [llm.models."openai:qwen2.5-coder-32b"]    # capability table entries (merged over defaults)
     context_window = 32768
     json_schema = true
+    [llm.models."openai:local"]                # a local server: its window and output cap size chunks,
+    window = 16384                             # context and prompts (a window <= 32k gets the compact
+    max_output = 1024                          # prompts); llama.cpp constrains JSON by the schema:
+    json_object_schema = true
 
 Endpoints and keys come from each SDK's usual environment (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
 `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`) unless set here; `api_key_env` names another
@@ -24,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 PROVIDERS = ("openai", "anthropic", "llamacpp")
 Provider = Literal["openai", "anthropic", "llamacpp"]
@@ -64,8 +68,11 @@ def _check_spec(value: str | None) -> str | None:
 class ModelCapability(_Section):
     """What a model can do and what it costs. Prices are USD per million tokens; None = unknown."""
 
-    context_window: int = Field(32_768, gt=0)
-    max_output_tokens: int = Field(8_192, gt=0, description="ceiling for max_tokens, also when growing after 'length'")
+    context_window: int = Field(32_768, gt=0, validation_alias=AliasChoices("context_window", "window"),
+                                description="the model's window: it sizes chunks and context (`window` also works)")
+    max_output_tokens: int = Field(8_192, gt=0, validation_alias=AliasChoices("max_output_tokens", "max_output"),
+                                   description="ceiling for max_tokens, also when growing after 'length'; the "
+                                               "answer reserve when packing context (`max_output` also works)")
     json_schema: bool = Field(False, description="accepts response_format json_schema (else json_object + schema in prompt)")
     json_object_schema: bool = Field(
         False, description="constrains response_format json_object by its `schema` field (llama.cpp's servers): "

@@ -158,7 +158,6 @@ class ReviewerRun(_Model):
     outcome: str
     model: str | None = None
     findings: int = 0
-    refuted: int = 0  # findings its verification call found unsupported and dropped
     error: str | None = None
 
 

@@ -36,7 +36,6 @@ from dualrag.review.coordinator import TaggedFinding
 from dualrag.review.model import ReviewerRun
 from dualrag.review.prompt import ChangeInfo, ReviewAnswer, build_request
 from dualrag.review.reviewers import Reviewer
-from dualrag.review.verify import check
 
 MAX_SPLIT_DEPTH = 2
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -48,7 +47,6 @@ class StageResult:
     runs: list[ReviewerRun] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     chunks_reviewed: set[str] = field(default_factory=set)  # chunks with >= 1 complete answer
-    refuted: int = 0  # findings the verification call found unsupported (verify.py)
 
     def complete(self, chunk_ids: Sequence[str]) -> bool:
         return all(c in self.chunks_reviewed for c in chunk_ids)
@@ -65,7 +63,7 @@ class _Job:
 class ReviewStage:
     def __init__(self, changes: ChangeSet, info: ChangeInfo, *, detector_findings: Sequence[Finding] = (),
                  explain_dir: str | Path | None = None, sink: EventSink | None = None,
-                 max_output_tokens: int | None = None, compact: bool = False, verify: bool = False) -> None:
+                 max_output_tokens: int | None = None, compact: bool = False) -> None:
         self.changes = changes
         self.info = info
         self.detector_findings = list(detector_findings)
@@ -73,7 +71,6 @@ class ReviewStage:
         self.sink = sink
         self.max_output_tokens = max_output_tokens
         self.compact = compact  # small-model prompts (reader.py)
-        self.verify = verify  # check each warning-or-worse finding with a second call (verify.py)
         self.statuses = {f.path: str(f.status) for f in changes.files}
         self._lock = threading.Lock()
         if self.explain is not None:
@@ -104,7 +101,6 @@ class ReviewStage:
         with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(jobs))), thread_name_prefix="review") as pool:
             outcomes = list(pool.map(self._safe_job, jobs))
         for job, (found, runs, complete) in zip(jobs, outcomes):
-            result.refuted += sum(r.refuted for r in runs)
             result.findings.extend(found)
             result.runs.extend(runs)
             if complete:
@@ -164,16 +160,8 @@ class ReviewStage:
             run = ReviewerRun(**base, outcome="invalid_output", error="answer did not validate")
             self._event(run)
             return [], [run], False
-        raw = list(answer.findings)
-        refuted = 0
-        if self.verify and raw:
-            checked = check(raw, chunk, job.client, self.statuses)
-            raw, refuted = checked.kept, len(checked.refuted)
-            self._write(f"{chunk.id}.{reviewer.name}.verify.txt",
-                        "\n".join(f"{'refuted' if f in checked.refuted else 'kept'}: {f.line} {f.title}"
-                                  for f in answer.findings))
-        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in raw]
-        run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found), refuted=refuted)
+        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in answer.findings]
+        run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found))
         self._event(run)
         return found, [run], True
 

@@ -100,7 +100,7 @@ def _hunk_targets(hunk: unidiff.Hunk) -> Iterator[int]:
 
 
 def _strip(name: str) -> str:
-    return name[2:] if name.startswith(("a/", "b/")) else name
+    return name[2:] if name[:2] in ("a/", "b/") else name
 
 
 # ------------------------------------------------------------------------------ reversal
@@ -146,7 +146,7 @@ def reverse_diff(diff: str) -> str:
 def _side(name: str, prefix: str) -> str:
     if name == "/dev/null":
         return name
-    return prefix + (name[2:] if name.startswith(("a/", "b/")) else name)
+    return prefix + _strip(name)
 
 
 def _hunk_body(lines: list[str], i: int, old_left: int, new_left: int) -> tuple[list[str], int]:

@@ -5,6 +5,8 @@
 - `Naive`: one plain prompt (the bare diff and one paragraph of instruction) to the same model
   through the same LLM layer, so the structured-output handling (JSON mode, schema text, tolerant
   parse, `ReviewAnswer` validation) is dualrag's own: only the prompt differs.
+- `RemovedChecks` (`baseline.py`, opt-in): no model, a reference for what the data's shape
+  alone gives.
 
 Severity is put on one scale for both: the review JSON's `info < minor < major < critical`; a
 model's `warning` is `major` (`coordinator.map_severity`). *Warning or worse* = major/critical.
@@ -60,8 +62,7 @@ def same_file(a: str, b: str) -> bool:
 def _norm(path: str) -> str:
     p = path.strip().replace("\\", "/")
     for prefix in ("a/", "b/", "./", "/"):
-        if p.startswith(prefix):
-            p = p[len(prefix):]
+        p = p.removeprefix(prefix)
     return p
 
 
@@ -76,14 +77,17 @@ def flagged(findings: list[dict[str, Any]], targets: frozenset[tuple[str, int]])
     return False
 
 
-def write_config(path: Path, *, store: Path, window: int, max_output: int, model: str, extra: str = "") -> Path:
-    """The `.dualrag.toml` both systems read: the store, the local model's capability entry, and
-    `extra` lines (a variant under test, e.g. `[review]` / `verify = "off"`)."""
+def write_config(path: Path, *, store: Path, window: int, max_output: int, model: str, grammar: bool = False,
+                 extra: str = "") -> Path:
+    """The `.dualrag.toml` both systems read: the store, the model's capability entry (`grammar`:
+    the server constrains JSON answers by the schema, as llama.cpp's does), and `extra` lines (a
+    variant under test, e.g. `[review]` / `verify = "off"`)."""
     path.write_text(
         f'store = "{store}"\n\n'
         f'[llm.models."{model}"]\n'
         f"context_window = {window}\n"
         f"max_output_tokens = {max_output}\n"
+        f"json_object_schema = {'true' if grammar else 'false'}\n"
         + (f"\n{extra.strip()}\n" if extra.strip() else ""),
         encoding="utf-8",
     )
@@ -110,7 +114,7 @@ class DualRag:
                 cmd += ["--explain", str(self.explain / label)]
             started = time.monotonic()
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout_s)
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout_s, check=False)
             except subprocess.TimeoutExpired:
                 return Outcome(seconds=round(time.monotonic() - started, 1),
                                failure=f"no answer within {self.timeout_s:.0f}s")
@@ -165,3 +169,4 @@ class Naive:
         return Outcome(findings=findings, prompt_tokens=response.usage.input_tokens,
                        completion_tokens=response.usage.output_tokens, calls=response.attempts,
                        seconds=seconds, model_seconds=seconds)
+

@@ -156,3 +156,15 @@ def test_broken_sink_never_breaks_a_request(make, oai):
     oai.enqueue(oai.chat("ok"))
     client, _ = LLMFactory(make().config, sink=boom).for_reviewer()
     assert client.complete(LLMRequest.simple("s", "u")).text == "ok"
+
+
+def test_model_from_the_environment_keeps_the_files_llm_table(tmp_path, monkeypatch):
+    from dualrag.config import load_settings
+
+    config = tmp_path / ".dualrag.toml"
+    config.write_text('[llm]\nmodel = "openai:gpt-4.1"\n[llm.models."openai:local"]\nwindow = 16384\n'
+                      'max_output = 1024\n', encoding="utf-8")
+    monkeypatch.setenv("DUALRAG_LLM", "openai:local")
+    llm = load_settings(config).llm
+    assert llm.model == "openai:local"  # the environment wins for the model ...
+    assert llm.capability("openai:local").context_window == 16384  # ... and the capability entry stays

@@ -1,0 +1,91 @@
+"""scripts/eval_review.py's pieces: the fix is the reversed bug-introducing diff, each side's
+targets, what counts as a flag, and the table (no model, no data files)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import unidiff
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from review_eval.pairs import Pair, reverse_diff, sample, targets  # noqa: E402
+from review_eval.report import floors, summarise, table  # noqa: E402
+from review_eval.systems import flagged, same_file  # noqa: E402
+
+# fixed -> buggy, as Defects4J stores it: the guard is removed, a bound changed, the EOL lost
+BUG = """diff --git a/src/A.java b/src/A.java
+index 1111111..2222222 100644
+--- a/src/A.java
++++ b/src/A.java
+@@ -10,7 +10,4 @@ class A {
+     int f(String s) {
+-        if (s == null) {
+-            return 0;
+-        }
+         int n = s.length();
+         return n;
+     }
+@@ -20,3 +17,3 @@ class A {
+-    boolean g(int i) { return i < 10; }
++    boolean g(int i) { return i <= 10; }
+ }
+-// end
+\\ No newline at end of file
++// end
+"""
+
+
+def test_reversal_is_the_fix_and_an_involution():
+    fix = reverse_diff(BUG)
+    assert reverse_diff(fix) == BUG
+    assert "@@ -10,4 +10,7 @@ class A {" in fix and "+        if (s == null) {" in fix
+    assert "-    boolean g(int i) { return i <= 10; }\n+    boolean g(int i) { return i < 10; }" in fix
+    assert fix.endswith("-// end\n+// end\n\\ No newline at end of file\n")  # the marker follows its line
+    [patched] = unidiff.PatchSet(fix)
+    assert [(h.source_start, h.source_length, h.target_start, h.target_length) for h in patched] == [
+        (10, 4, 10, 7), (17, 3, 20, 3)]
+
+
+def test_targets_are_added_lines_and_the_line_after_a_deletion():
+    assert targets(BUG) == {("src/A.java", 11), ("src/A.java", 17), ("src/A.java", 19)}  # 11: after the gap
+    assert targets(reverse_diff(BUG)) == {("src/A.java", n) for n in (11, 12, 13, 20, 22)}
+    pair = Pair("D4J-X-1", "X", BUG, (("src/A.java", 11), ("src/A.java", 17), ("src/A.java", 19)))
+    assert pair.check() is None and pair.fix_diff == reverse_diff(BUG)
+    assert "differ" in Pair("D4J-X-2", "X", BUG, (("src/A.java", 10),)).check()
+
+
+def test_flag_is_warning_or_worse_within_one_line_of_a_target():
+    t = frozenset({("src/A.java", 17)})
+    f = {"path": "b/src/A.java", "line": 18, "severity": "major"}
+    assert flagged([f], t) and flagged([{**f, "line": 15, "end_line": 16}], t)
+    assert not flagged([{**f, "line": 19}], t) and not flagged([{**f, "severity": "minor"}], t)
+    assert same_file("A.java", "src/A.java") and not same_file("B.java", "src/A.java")
+
+
+def test_seeded_sample_is_stable_and_extends():
+    pairs = [Pair(f"D4J-X-{i}", "X", BUG, ()) for i in range(30)]
+    assert sample(pairs, 5, seed=14) == sample(list(reversed(pairs)), 5, seed=14)
+    assert sample(pairs, 8, seed=14)[:5] == sample(pairs, 5, seed=14)
+
+
+def test_table_and_floors():
+    def rec(system, pid, side, flag, tokens=900, findings=1, failure=None):
+        return {"system": system, "id": pid, "side": side, "flagged": flag, "findings": [{}] * findings,
+                "prompt_tokens": tokens, "completion_tokens": 20, "seconds": 10.0, "model_seconds": 8.0,
+                "tier": "trivial", "failure": failure}
+
+    records = [rec("dualrag", "p1", "bug", True), rec("dualrag", "p1", "fix", False),
+               rec("dualrag", "p2", "bug", True), rec("dualrag", "p2", "fix", False, failure="timeout"),
+               rec("naive", "p1", "bug", True), rec("naive", "p1", "fix", True),
+               rec("naive", "p2", "bug", False), rec("naive", "p2", "fix", False),
+               rec("dualrag", "p3", "bug", True)]  # one side only: not a pair yet
+    dual, naive = summarise(records)
+    assert (dual.pairs, dual.flag_bug, dual.flag_fix, dual.discrimination, dual.failures) == (2, 1.0, 0.0, 1.0, 1)
+    assert naive.discrimination == 0.0
+    text = table([dual, naive])
+    assert "+1.00" in text.splitlines()[2] and "1/4" in text.splitlines()[2]
+    lines = floors([dual, naive])
+    assert lines[0].startswith("  [ok] discrimination >= +0.30") and lines[-1].startswith("  [NOT MET] no review")
