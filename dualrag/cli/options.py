@@ -18,6 +18,26 @@ MACHINE_FORMATS = ("sarif", "codequality")  # review only; not a config value
 FAIL_ON_CHOICES = click.Choice(["never", "approved_with_comments", "no_verdict", "minor_issues", "significant_concerns"])
 BLOCKING_EXIT = 3
 
+def diff_source_options(verb: str):
+    """Where the change comes from, the same for every command that takes one: a diff file, or a
+    repository with one of --base (and --head), --staged, --worktree."""
+    options = [
+        click.option("--diff-file", metavar="FILE", help=f"A unified diff to {verb} ('-' reads standard input)."),
+        click.option("--repo", metavar="DIR", help="A git repository to take the diff (and the new files) from."),
+        click.option("--base", metavar="REF", help=f"With --repo: {verb} what HEAD (or --head) adds since REF."),
+        click.option("--head", metavar="REF", help="With --repo --base: the commit under review (default HEAD)."),
+        click.option("--staged", is_flag=True, help=f"With --repo: {verb} the staged changes."),
+        click.option("--worktree", is_flag=True, help=f"With --repo: {verb} all uncommitted work, untracked files too."),
+    ]
+
+    def apply(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return apply
+
+
 # Read by the entry point (dualrag.cli.main) before the command runs: no command needs its value.
 debug_option = click.option("--debug", is_flag=True, expose_value=False, help="Show tracebacks for errors.")
 

@@ -14,6 +14,7 @@ from dualrag.cli.options import (
     MACHINE_FORMATS,
     REPORT_FORMATS,
     debug_option,
+    diff_source_options,
     emit,
     load_cli_settings,
 )
@@ -29,12 +30,7 @@ from dualrag.source.git import INDEX, GitRepo
 
 
 @click.command()
-@click.option("--diff-file", metavar="FILE", help="A unified diff to review ('-' reads standard input).")
-@click.option("--repo", metavar="DIR", help="A git repository to take the diff from.")
-@click.option("--base", metavar="REF", help="With --repo: review what HEAD (or --head) adds since REF.")
-@click.option("--head", metavar="REF", help="With --repo --base: the commit under review (default HEAD).")
-@click.option("--staged", is_flag=True, help="With --repo: review the staged changes.")
-@click.option("--worktree", is_flag=True, help="With --repo: review all uncommitted work, untracked files too.")
+@diff_source_options("review")
 @click.option("--format", "fmt", type=REPORT_FORMATS, help="Report format (default: text, or 'format' in config).")
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
 @click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
@@ -127,12 +123,7 @@ def _heartbeat(info: dict) -> None:
 
 
 @click.command()
-@click.option("--diff-file", metavar="FILE", help="A unified diff to chunk ('-' reads standard input).")
-@click.option("--repo", metavar="DIR", help="A git repository to take the diff and the new files from.")
-@click.option("--base", metavar="REF", help="With --repo: chunk what HEAD (or --head) adds since REF.")
-@click.option("--head", metavar="REF", help="With --repo --base: the commit under review (default HEAD).")
-@click.option("--staged", is_flag=True, help="With --repo: chunk the staged changes.")
-@click.option("--worktree", is_flag=True, help="With --repo: chunk all uncommitted work, untracked files too.")
+@diff_source_options("chunk")
 @click.option("--budget", type=click.IntRange(min=1), metavar="N", help="Tokens per chunk (overrides the budget from the model window).")
 @click.option("--estimator", type=click.Choice(["fast", "exact", "formula"]), help="Token estimator (default: chunking.estimator).")
 @click.option("--format", "fmt", type=FORMATS, help="Output format (default: text, or 'format' in config).")

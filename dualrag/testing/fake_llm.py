@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,7 +64,7 @@ class RecordedRequest:
 Responder = Callable[[RecordedRequest], Scripted]
 
 
-class _FakeServer:
+class _FakeServer(ABC):
     """Shared machinery; subclasses define the routes and the reply builders."""
 
     routes: tuple[str, ...] = ()
@@ -134,9 +135,10 @@ class _FakeServer:
     def server_error(self, status: int, message: str) -> Scripted:  # overridden
         return Scripted(status=status, body={"error": message})
 
-    def stream_events(self, body: dict[str, Any], request: Any) -> list[str]:  # overridden
-        """The SSE events (`event:`/`data:` lines, blank-line terminated) that stream `body`."""
-        raise NotImplementedError
+    @abstractmethod
+    def stream_events(self, body: dict[str, Any], request: Any) -> list[str]:
+        """The SSE events (`event:`/`data:` lines, blank-line terminated) that stream `body`
+        in the provider's own wire format."""
 
     # ------------------------------------------------------------------ HTTP
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
