@@ -31,7 +31,10 @@ class Finding(BaseModel):
     rule_id: str | None = None
     title: str
     message: str
-    suggestion: str | None = None
+    suggestion: str | None = None  # prose: what to do instead
+    # The new text of lines line..end_line (new file), checked to apply (dualrag/review/suggestions.py):
+    # published as a one-click suggestion (GitLab/GitHub) and a SARIF fix. None = no checked rewrite.
+    replacement: str | None = None
     source: Literal["detector", "llm"]
     reviewer: str | None = None  # llm: the specialist(s) that raised it, comma-separated after merging
     fingerprint: str | None = None  # stable identity across pushes (dualrag/review/fingerprint.py)

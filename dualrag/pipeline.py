@@ -6,103 +6,148 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from dualrag.checks.detectors import bundled_rules, review_rules, run_detectors
 from dualrag.checks.edi import merge_findings, validate_changes
+from dualrag.checks.injection import INSTRUCTION_FILES, find_injection, instruction_file_changes
 from dualrag.chunking import ChunkPlan, chunk_changes
+from dualrag.chunking.caps import cap_plan
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet, ingest
 from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
-from dualrag.rerank import load_reranker
-from dualrag.rerank.calibration import pruning_threshold
+from dualrag.priors import BreakGlass, PriorFinding
 from dualrag.retrieval.context import Context
-from dualrag.retrieval.stage import build_contexts, code_source, open_rule_retriever
+from dualrag.retrieval.stage import retrieve_contexts
 from dualrag.review.coordinator import coordinate
-from dualrag.review.decision import Coverage
-from dualrag.review.model import ChunkReport, Decision, Review
-from dualrag.review.prompt import INSTRUCTION_FILES, ChangeInfo
+from dualrag.review.decision import Coverage, nothing_to_review
+from dualrag.review.model import ChunkReport, Review
+from dualrag.review.prompt import ChangeInfo
 from dualrag.review.reader import ReaderModel, fitted, reader_for
 from dualrag.review.reviewers import select_reviewers
-from dualrag.review.sanitize import find_injection
 from dualrag.review.stage import ReviewStage, StageResult
 from dualrag.review.usage import UsageTally
 from dualrag.rulebook import load_bundled_cached
+from dualrag.source.review_source import Reader, ReviewSource
 from dualrag.tokens import TokenizerUnavailable, get_estimator
 
-NOTHING_TO_REVIEW = "nothing to review"
-Reader = Callable[[str], "bytes | None"]
+__all__ = ["Conversation", "RunHooks", "review_changes", "run_chunking", "run_review"]
 
 
-def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = None,
-               budget: int | None = None, reranker_dir: str | None = None, repo_root: Path | None = None,
-               info: ChangeInfo | None = None, prior_findings: Sequence[Any] = (), break_glass: Any = None,
-               telemetry: EventSink | None = None, explain_dir: str | Path | None = None,
-               llm_factory: LLMFactory | None = None, on_heartbeat: Callable[[dict[str, Any]], None] | None = None,
-               reviewers: Sequence[str] | None = None, max_workers: int = 4) -> Review:
-    """`read_file(path) -> bytes | None` gives new files (from --repo); `budget` is --budget;
-    `reranker_dir` is --reranker. `info`: MR title/description/instructions (sanitised later);
-    `prior_findings`/`break_glass`: from the VCS stage; `telemetry`: a JSONL sink;
-    `explain_dir`: write every prompt sent; `llm_factory`: share one (tests, benchmarks)."""
-    tally = UsageTally(telemetry, run_id=uuid.uuid4().hex[:12])
+@dataclass(frozen=True)
+class Conversation:
+    """What people said around the change: the author's words (sanitised later), the findings of
+    earlier pushes and what became of them, and a break glass by someone allowed to pull it."""
+
+    info: ChangeInfo = field(default_factory=ChangeInfo)
+    prior_findings: Sequence[PriorFinding] = ()
+    break_glass: BreakGlass | None = None
+
+
+@dataclass(frozen=True)
+class RunHooks:
+    """How a run is observed and driven, not what it reviews: a telemetry sink, a folder for every
+    prompt sent (--explain), a heartbeat while a model is slow, a shared LLM factory (tests,
+    benchmarks), a subset of reviewers, and how many reviewer calls run at once."""
+
+    telemetry: EventSink | None = None
+    explain_dir: str | Path | None = None
+    on_heartbeat: Callable[[dict[str, Any]], None] | None = None
+    llm_factory: LLMFactory | None = None
+    reviewers: Sequence[str] | None = None
+    max_workers: int = 4
+
+
+def run_review(source: ReviewSource | bytes, settings: Settings, *, conversation: Conversation = Conversation(),
+               hooks: RunHooks = RunHooks()) -> Review:
+    """Review a change: `source` is the diff (bytes) or a ReviewSource with the repository at hand."""
+    source = source if isinstance(source, ReviewSource) else ReviewSource(source)
+    start = time.perf_counter()
+    changes = ingest(source.diff, settings)
+    return review_changes(changes, source, settings, conversation=conversation, hooks=hooks,
+                          ingest_ms=round((time.perf_counter() - start) * 1000, 2))
+
+
+def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings, *,
+                   conversation: Conversation = Conversation(), hooks: RunHooks = RunHooks(),
+                   ingest_ms: float | None = None) -> Review:
+    """Review a change already ingested (the merge-request stage ingests once and publishes from the
+    same ChangeSet)."""
+    tally = UsageTally(hooks.telemetry, run_id=uuid.uuid4().hex[:12])
+    llm_factory = hooks.llm_factory
     tally({"event": "run_start", "llm": (llm_factory.config if llm_factory else settings.llm).model})
     timings: dict[str, float] = {}
-    with _timed(timings, "ingest", tally):
-        changes = ingest(diff, settings)
+    if ingest_ms is not None:
+        timings["ingest"] = ingest_ms
+        tally({"event": "stage", "stage": "ingest", "ms": ingest_ms})
+    read_file = source.read_file
     llm_cfg = llm_factory.config if llm_factory is not None else settings.llm
-    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=reviewers)
+    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=hooks.reviewers)
     reader = reader_for(llm_cfg, selected)  # the model's window and output cap size chunks and context
     settings = fitted(settings, reader)
-    notes = []
+    factory, clients = None, None
+    if reader is not None and changes.reviewable:  # a model that cannot work stops here, before any work
+        factory = llm_factory or LLMFactory(llm_cfg, sink=tally, on_heartbeat=hooks.on_heartbeat)
+        factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
+        clients = {r.name: factory.for_reviewer(r.name)[0] for r in selected}
+    notes = list(changes.notes)  # what ingest capped or sampled
     with _timed(timings, "detect", tally):  # detectors of every indexed rule set on changed lines, no LLM
         rules = review_rules(settings, notes) if changes.reviewable else bundled_rules()
         findings = run_detectors(changes, rules.detectors) if changes.reviewable else []
     with _timed(timings, "validate", tally):  # EDI .flow/.dt validators (dualrag/edi), findings on changed lines
-        edi_findings, edi_notes = validate_changes(changes, load_bundled_cached(), read_file=read_file)
+        edi_findings, edi_notes = validate_changes(changes, load_bundled_cached(), read_file=read_file,
+                                                   max_depth=settings.limits.max_xml_depth,
+                                                   max_elements=settings.limits.max_xml_elements)
         findings = merge_findings(findings, edi_findings) if edi_findings else findings
     notes.extend(edi_notes)
     with _timed(timings, "chunk", tally):
-        plan, estimator_note = run_chunking(changes, settings, read_file=read_file, budget=budget, reader=reader)
+        plan, estimator_note = run_chunking(changes, settings, read_file=read_file, reader=reader)
     if estimator_note:
         notes.append(estimator_note)
+    # The chunks a review may spend on; the rest stay in `plan`, unreviewed, so it is not complete.
+    spent, cap_note = cap_plan(plan, settings.limits, calls_per_chunk=len(selected) if reader else 0)
+    notes.extend([cap_note] if cap_note else [])
     contexts: dict[str, Context] = {}
-    if settings.retrieval.enabled and plan.chunks:
+    if settings.retrieval.enabled and spent.chunks:
         with _timed(timings, "retrieve", tally):
-            contexts = retrieve_contexts(plan, changes, settings, notes=notes, reranker_dir=reranker_dir,
-                                         read_file=read_file, repo_root=repo_root)
-    info = _with_instructions(info or ChangeInfo(), read_file)
-    injection_findings, injection = find_injection(changes, info)
+            contexts = retrieve_contexts(spent, changes, settings, source, notes=notes,
+                                         token_model=_token_model(settings, reader))
+    info = _with_instructions(conversation.info, source.read_base)
+    with _timed(timings, "injection", tally):
+        injection_findings, injection = find_injection(changes, [
+            ("the title", info.title), ("the description", info.description),
+            ("the commit messages", "\n".join(info.commit_messages)),
+            ("the repository instructions", info.instructions)])
+    injection_findings.extend(instruction_file_changes(changes))
+    if injection_findings and "the diff" not in injection:
+        injection.append("the diff")
     findings = [*findings, *injection_findings]
     llm_configured = reader is not None
     stage = StageResult()
-    if changes.reviewable and plan.chunks and llm_configured:
-        factory = llm_factory or LLMFactory(llm_cfg, sink=tally, on_heartbeat=on_heartbeat)
+    if factory is not None and clients is not None and plan.chunks:
         with _timed(timings, "review", tally):
-            stage = _run_reviewers(changes, info, plan, contexts, findings, selected, factory, tally,
-                                   explain_dir=explain_dir, max_workers=max_workers, notes=notes,
+            stage = _run_reviewers(changes, info, spent, contexts, findings, selected, factory, clients, tally,
+                                   explain_dir=hooks.explain_dir, max_workers=hooks.max_workers, notes=notes,
                                    compact=bool(reader and reader.compact))
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
     known = set(rules.known_ids)
+    if nothing := nothing_to_review(len(changes.files), changes.reviewable):
+        notes.append(nothing)
     context_ids = {cid: {r.rule_id for r in ctx.rules} for cid, ctx in contexts.items()}
     with _timed(timings, "coordinate", tally):
         outcome = coordinate(
             changes, stage.findings, detector_findings=findings, context_rule_ids=context_ids, known_rule_ids=known,
             coverage=Coverage(llm_configured=llm_configured, llm_ran=bool(stage.chunks_reviewed),
-                              complete=stage.complete([c.id for c in plan.chunks]), injection=tuple(injection)),
-            prior_findings=prior_findings, break_glass=break_glass,
+                              complete=stage.complete([c.id for c in plan.chunks]), injection=tuple(injection),
+                              sampled=tuple(f.path for f in changes.reviewable if f.sampled_lines),
+                              unread=tuple(f.path for f in changes.files if f.unread),
+                              nothing=nothing),
+            prior_findings=conversation.prior_findings, break_glass=conversation.break_glass, read_file=read_file,
         )
     decision, reasons = outcome.decision, outcome.reasons
-    if not changes.files:
-        notes.append(NOTHING_TO_REVIEW)
-        decision, reasons = Decision.NO_VERDICT, [NOTHING_TO_REVIEW]
-    elif not changes.reviewable:
-        notes.append(f"{NOTHING_TO_REVIEW}: all {len(changes.files)} files were skipped")
-        decision, reasons = Decision.NO_VERDICT, [NOTHING_TO_REVIEW]
-    if outcome.break_glass is not None:
-        decision = Decision.APPROVED
     notes.extend(outcome.notes)
     dropped = {k: v for k, v in outcome.dropped.items() if v}
     if any(k != "snapped (kept)" for k in dropped):
@@ -122,12 +167,10 @@ def run_review(diff: bytes, settings: Settings, *, read_file: Reader | None = No
 
 
 def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
-                   findings: list, selected: Sequence[Any], factory: LLMFactory, tally: UsageTally, *,
-                   explain_dir: str | Path | None, max_workers: int, notes: list[str],
+                   findings: list, selected: Sequence[Any], factory: LLMFactory, clients: dict[str, Any],
+                   tally: UsageTally, *, explain_dir: str | Path | None, max_workers: int, notes: list[str],
                    compact: bool = False) -> StageResult:
     """Every selected specialist on every chunk, through one factory (shared breakers)."""
-    factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
-    clients: dict[str, Any] = {r.name: factory.for_reviewer(r.name)[0] for r in selected}
     stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
                         max_output_tokens=factory.config.max_output_tokens, compact=compact).run(
         plan.chunks, contexts, clients, selected, max_workers=max_workers)
@@ -138,7 +181,8 @@ def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contex
 
 
 def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo:
-    """The repository's AGENTS.md / REVIEW.md (when a repository is at hand and none were given)."""
+    """The repository's AGENTS.md / REVIEW.md, read from the target side of the change (when a
+    repository is at hand and none were given): never from the change under review."""
     if info.instructions is not None or read_file is None:
         return info
     parts = []
@@ -152,27 +196,8 @@ def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo
     return replace(info, instructions="\n\n".join(parts) if parts else None)
 
 
-def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, *, notes: list[str],
-                      reranker_dir: str | None = None, read_file: Reader | None = None,
-                      repo_root: Path | None = None) -> dict[str, Context]:
-    """Rules and code for every chunk, reranked and packed; failures become notes."""
-    reranker = load_reranker(settings.rerank, model_dir=reranker_dir)
-    if not reranker.available:
-        notes.append(reranker.reason)
-    elif pruning_threshold(settings.rerank.threshold, reranker) is None:
-        notes.append(f"reranked by {reranker.name} without a pruning threshold: only the token budget and caps "
-                     f"prune (calibrate one: dualrag models calibrate DIR)")
-    count = get_estimator("fast", model=settings.chunking.model).count
-    with open_rule_retriever(settings, notes) as retriever:
-        code = code_source(retriever.store if retriever else None, repo_root, read_file, notes)
-        contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker,
-                                  count_tokens=count, code_source=code)
-    return {c.chunk_id: c for c in contexts}
-
-
 def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | None = None,
-                 budget: int | None = None, estimator: str | None = None,
-                 reader: ReaderModel | None = None) -> tuple[ChunkPlan, str | None]:
+                 estimator: str | None = None, reader: ReaderModel | None = None) -> tuple[ChunkPlan, str | None]:
     """Chunk a ChangeSet with the configured estimator; an `exact` estimator whose tokenizer is
     not installed degrades to `fast` with a note rather than failing the review. The window is
     the reader's (the reviewers' model; `reader_for` of the configured ones when not given),
@@ -180,13 +205,20 @@ def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | 
     cfg = settings.chunking
     if reader is None:
         reader = reader_for(settings.llm, select_reviewers(str(changes.risk_tier), str(changes.project_type)))
-    kind, note = estimator or cfg.estimator, None
+    kind, note, model = estimator or cfg.estimator, None, _token_model(settings, reader)
     try:
-        est = get_estimator(kind, model=cfg.model)
+        est = get_estimator(kind, model=model)
     except (TokenizerUnavailable, ValueError, ImportError, OSError) as exc:
-        est, note = get_estimator("fast", model=cfg.model), f"token estimator '{kind}' unavailable ({exc}); used 'fast'"
+        est, note = get_estimator("fast", model=model), f"token estimator '{kind}' unavailable ({exc}); used 'fast'"
     window = reader.window if reader is not None else None
-    return chunk_changes(changes, estimator=est, config=cfg, budget=budget, read_file=read_file, window=window), note
+    return chunk_changes(changes, estimator=est, config=cfg, read_file=read_file, window=window,
+                         limits=settings.limits), note
+
+
+def _token_model(settings: Settings, reader: ReaderModel | None) -> str | None:
+    """Whose tokenizer counts: the reviewers' model (its name without the provider), else, offline,
+    the chunking section's."""
+    return reader.name if reader is not None else settings.chunking.model
 
 
 @contextmanager

@@ -18,14 +18,13 @@ from typing import Any
 
 import yaml
 
+from dualrag._bundled import knowledge_dir
 from dualrag.errors import UserError
-from dualrag.units import Detector, RuleLevel, RuleSource, RuleUnit, Severity
-
-BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "knowledge"
+from dualrag.units import Detector, DetectorFix, RuleLevel, RuleSource, RuleUnit, Severity
 
 REQUIRED_KEYS = ("id", "title", "level", "severity", "project_types", "languages")
 OPTIONAL_KEYS = ("domains", "tags", "detect")
-DETECT_KEYS = {"kind", "pattern", "languages", "message", "on"}
+DETECT_KEYS = {"kind", "pattern", "languages", "message", "on", "fix"}
 PROJECT_TYPES = {"java", "edi", "generic"}
 TREE_SITTER_LANGUAGES = {"java"}
 _ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
@@ -53,8 +52,8 @@ _Loader.add_implicit_resolver(
 
 
 def load_bundled(root: Path | str | None = None, *, kb: str = "bundled") -> list[RuleUnit]:
-    """Every rule under `root` (default: the repository's `knowledge/`), README files excepted."""
-    base = Path(root) if root is not None else BUNDLED_ROOT
+    """Every rule under `root` (default: the bundled `knowledge/`), README files excepted."""
+    base = Path(root) if root is not None else knowledge_dir()
     if not base.is_dir():
         raise RuleBookError(f"{base}: rule folder not found")
     rules: list[RuleUnit] = []
@@ -328,4 +327,23 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
     message = raw.get("message")
     if message is not None and not isinstance(message, str):
         raise RuleBookError(f"{where}: detect.message must be a string")
-    return Detector(kind=kind, pattern=pattern, languages=languages, message=message, on=on)
+    return Detector(kind=kind, pattern=pattern, languages=languages, message=message, on=on,
+                    fix=_detector_fix(raw.get("fix"), kind, on, where))
+
+
+def _detector_fix(raw: Any, kind: str, on: str, where: str) -> DetectorFix | None:
+    if raw is None:
+        return None
+    if kind != "regex" or on != "added":
+        raise RuleBookError(f"{where}: detect.fix rewrites added lines of regex detectors only")
+    if not isinstance(raw, dict) or set(raw) != {"pattern", "replace"} or not all(
+            isinstance(raw[k], str) for k in raw):
+        raise RuleBookError(f"{where}: detect.fix must be a mapping with string 'pattern' and 'replace'")
+    try:
+        rx = re.compile(raw["pattern"])
+    except re.error as exc:
+        raise RuleBookError(f"{where}: invalid detect.fix pattern ({exc})") from None
+    for number, name in re.findall(r"\\(?:(\d+)|g<(\w+)>)", raw["replace"]):  # a template's group refs
+        if (number and int(number) > rx.groups) or (name and not name.isdigit() and name not in rx.groupindex):
+            raise RuleBookError(f"{where}: detect.fix.replace refers to a group the pattern does not have")
+    return DetectorFix(pattern=raw["pattern"], replace=raw["replace"])

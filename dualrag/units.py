@@ -66,6 +66,14 @@ class RuleSource(_Frozen):
         return data
 
 
+class DetectorFix(_Frozen):
+    """How a regex detector rewrites the line it flagged: `re.sub(pattern, replace, line)`. Only a
+    rewrite of the actual line is offered as a fix, never the rule's generic good example."""
+
+    pattern: str
+    replace: str
+
+
 class Detector(_Frozen):
     """A deterministic check that finds clear violations without an LLM.
 
@@ -79,6 +87,7 @@ class Detector(_Frozen):
     message: str | None = None
     on: Literal["added", "removed"] = Field(
         "added", description="which changed lines a regex runs on; `removed` fires only if no added line matches too")
+    fix: DetectorFix | None = Field(None, description="regex, on added lines: the flagged line rewritten")
 
 
 class RuleUnit(_Frozen):

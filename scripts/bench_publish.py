@@ -18,9 +18,9 @@ sys.path.insert(0, str(ROOT / "tests" / "vcs"))
 from vcs_fakes import FakeGitHub, FakeGitLab  # noqa: E402
 
 from dualrag.config import load_settings  # noqa: E402
-from dualrag.diff import ingest  # noqa: E402
 from dualrag.findings import Finding
 from dualrag.review.model import Decision, Review  # noqa: E402
+from dualrag.source.review_source import ReviewSource  # noqa: E402
 from dualrag.vcs.github import GitHubAdapter, GitHubTarget  # noqa: E402
 from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget  # noqa: E402
 from dualrag.vcs.stage import run_stage  # noqa: E402
@@ -54,10 +54,9 @@ def findings(version: int) -> list[Finding]:
     return out
 
 
-def reviewer(settings, version):
-    diff = make_diff(version).encode()
-    return lambda _diff, _priors: Review.of_changes(ingest(diff, settings), decision=Decision.MINOR_ISSUES,
-                                                    findings=findings(version))
+def reviewer(version):
+    return lambda changes, _source, _priors, _glass, _info: Review.of_changes(
+        changes, decision=Decision.MINOR_ISSUES, findings=findings(version))
 
 
 def bench(name, server_cls, make_adapter):
@@ -71,7 +70,7 @@ def bench(name, server_cls, make_adapter):
             adapter = make_adapter(server)
             mark = len(server.log)
             start = time.perf_counter()
-            _, r = run_stage(adapter, reviewer(settings, version), settings, diff=make_diff(version).encode())
+            _, r = run_stage(adapter, reviewer(version), settings, source=ReviewSource(make_diff(version).encode()))
             total = time.perf_counter() - start
             rows.append((label, adapter.client.calls, adapter.client.writes, adapter.client.elapsed_s * 1000,
                          total * 1000, r))

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from dualrag.config import load_settings  # noqa: E402
 from dualrag.llm import ListSink, LLMFactory  # noqa: E402
-from dualrag.pipeline import run_review  # noqa: E402
+from dualrag.pipeline import Conversation, RunHooks, run_review  # noqa: E402
 from dualrag.review.prompt import ChangeInfo  # noqa: E402
 from dualrag.rulebook import load_bundled  # noqa: E402
 from dualrag.testing.fake_llm import FakeOpenAI  # noqa: E402
@@ -97,7 +97,7 @@ def main() -> int:
     embedder = settings.embedding.model
     try:
         t0 = time.perf_counter()
-        run_review(cases[0]["diff"].encode(), settings, llm_factory=factory, max_workers=1)  # index once + warm
+        run_review(cases[0]["diff"].encode(), settings, hooks=RunHooks(llm_factory=factory, max_workers=1))  # index once + warm
         warm_s = time.perf_counter() - t0
         ours, base, overhead, shares, ratios = [], [], [], [], []
         prefixes: dict[str, set[str]] = defaultdict(set)
@@ -108,8 +108,9 @@ def main() -> int:
             start = len(srv.requests)
             t = time.perf_counter()
             sink = ListSink()
-            review = run_review(diff, settings, llm_factory=factory, max_workers=1, telemetry=sink,
-                                info=ChangeInfo(title=f"{case.get('project', '')} {case.get('bug_id', '')}"))
+            title = f"{case.get('project', '')} {case.get('bug_id', '')}"
+            review = run_review(diff, settings, conversation=Conversation(ChangeInfo(title=title)),
+                                hooks=RunHooks(llm_factory=factory, max_workers=1, telemetry=sink))
             wall = time.perf_counter() - t
             reqs = srv.requests[start:]
             if not reqs:

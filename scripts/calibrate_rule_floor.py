@@ -22,7 +22,7 @@ Without a cross-encoder the context step keeps the rules whose retrieval relevan
 4. checks the dev cases through the same context step: the share of violation rows whose rule
    is still in the packed context.
 
-The printed floor is what `RetrievalConfig.rule_floor` ships (dualrag/retrieval/config.py).
+The printed floor is what `RetrievalConfig.rule_floor` ships (dualrag/config/retrieval.py).
 """
 
 from __future__ import annotations

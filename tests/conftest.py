@@ -92,16 +92,39 @@ def make_git_file() -> Callable[..., bytes]:
 # ---------------------------------------------------------------------------- settings
 
 
-@pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No DUALRAG_* variable of the machine running the tests may leak into them."""
+def _without_dualrag_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("DUALRAG_"):
             monkeypatch.delenv(name)
-    # Reviews in tests index the bundled rules into a store under the test's working
-    # directory; the word-hashing embedder keeps that instant. The bundled embedders have
-    # their own tests (tests/embedding).
+    # the word-hashing embedder keeps indexing instant; the bundled embedders have their own
+    # tests (tests/embedding)
     monkeypatch.setenv("DUALRAG_EMBEDDING__MODEL", "hash")
+
+
+@pytest.fixture(scope="session")
+def test_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store reviews in tests use, outside the checkout: the checkout's .dualrag/store must
+    never receive test vectors (a real review would find them there). The bundled rules are in it
+    already, as in any store after its first review, so reviews print no first-use progress."""
+    from dualrag.embedding import Bm25Encoder, get_embedder
+    from dualrag.retrieval.stage import index_bundled
+    from dualrag.store import open_store
+
+    path = tmp_path_factory.mktemp("dualrag") / "store"
+    with pytest.MonkeyPatch.context() as mp:
+        _without_dualrag_env(mp)
+        cfg = load_settings(None)
+        with open_store(path) as store:
+            index_bundled(store, cfg.retrieval.bundled_kb, get_embedder(config=cfg.embedding),
+                          Bm25Encoder(cfg.embedding.bm25), [])
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, test_store: Path) -> None:
+    """No DUALRAG_* variable of the machine running the tests may leak into them."""
+    _without_dualrag_env(monkeypatch)
+    monkeypatch.setenv("DUALRAG_STORE", str(test_store))
 
 
 @pytest.fixture

@@ -268,3 +268,10 @@ def test_ten_thousand_small_files(settings):
     assert changes.files[9_999].hunks[0].added[0].new_no == 2
     assert str(changes.risk_tier) == "full"
     assert changes.tier_reasons == ("9000 files (> 50)",)
+
+
+def test_explain_at_an_existing_file_is_bad_input(tmp_path, capsys):
+    diff = write(tmp_path, "change.diff", GOOD)
+    target = write(tmp_path, "prompts.txt", b"a file")
+    assert_one_line_error(*run(["review", "--diff-file", str(diff), "--explain", str(target),
+                                "--store", str(tmp_path / "store")], capsys), "not a folder")

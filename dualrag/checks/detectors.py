@@ -30,7 +30,7 @@ from dualrag.diff.model import ChangeSet, FileDiff
 from dualrag.errors import UserError
 from dualrag.findings import Finding
 from dualrag.rulebook import compile_query, load_bundled_cached, parse_fragment
-from dualrag.units import RuleUnit
+from dualrag.units import Detector, RuleUnit
 
 if TYPE_CHECKING:
     from dualrag.config import Settings
@@ -136,7 +136,8 @@ def detect_hunks(path: str, language: str, hunks: Sequence[Hunk], rules: Sequenc
                             out.append(_finding(rule, path, removal_anchor(hunk.lines, i),
                                                 note=f"removed line {line.old_no} of the old file"))
             else:
-                out += [_finding(rule, path, line.new_no) for line in added if rx.search(line.text)]
+                out += [_finding(rule, path, line.new_no, replacement=_fixed(det, line.text))
+                        for line in added if rx.search(line.text)]
         else:
             for hunk in hunks:
                 out += [_finding(rule, path, n) for n in _tree_sitter_lines(language, det.pattern, hunk.lines)]
@@ -164,7 +165,17 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = None) -> Finding:
+def _fixed(det: Detector, text: str) -> str | None:
+    """The flagged line rewritten by the detector's fix, when it has one that changes the line
+    (checked to apply, and to parse, with every other replacement: dualrag/review/suggestions.py)."""
+    if det.fix is None:
+        return None
+    fixed = _regex(det.fix.pattern).sub(det.fix.replace, text)
+    return fixed if fixed != text else None
+
+
+def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = None,
+             replacement: str | None = None) -> Finding:
     det = rule.detect
     message = (det.message if det and det.message else _first_paragraph(rule.text))
     if note:
@@ -172,7 +183,7 @@ def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = 
     return Finding(
         path=path, line=line or 1, severity=rule.severity.value, category=_category(rule),
         rule_id=rule.rule_id, title=rule.title, message=message,
-        suggestion=_suggestion(rule), source="detector",
+        replacement=replacement, source="detector",  # never the rule's generic good example: not a fix of this line
     )
 
 
@@ -184,13 +195,6 @@ def _first_paragraph(text: str, limit: int = 400) -> str:
     para = next((p.strip() for p in text.split("\n\n") if p.strip() and not p.lstrip().startswith("#")), text)
     para = " ".join(para.split())
     return para if len(para) <= limit else para[: limit - 1].rstrip() + "…"
-
-
-def _suggestion(rule: RuleUnit, max_lines: int = 12) -> str | None:
-    if not rule.good_examples:
-        return None
-    example = rule.good_examples[0]
-    return example if example.count("\n") < max_lines else None
 
 
 def _finish(found: list[Finding]) -> list[Finding]:

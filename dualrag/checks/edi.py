@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dualrag.checks.anchoring import removal_anchor
 from dualrag.diff.model import ChangeSet, FileDiff, FileStatus
 from dualrag.edi.model import Document, Issue, kind_of
-from dualrag.edi.reader import MAX_BYTES, read_document, scan_fragment
+from dualrag.edi.reader import MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS, read_document, scan_fragment
 from dualrag.edi.validators import Files, validate
 from dualrag.findings import Finding
 from dualrag.units import RuleUnit
@@ -31,7 +31,8 @@ def edi_files(changes: ChangeSet) -> list[FileDiff]:
 
 
 def validate_changes(changes: ChangeSet, rules: Sequence[RuleUnit], *, read_file: Reader | None = None,
-                     max_bytes: int = MAX_BYTES) -> tuple[list[Finding], list[str]]:
+                     max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
+                     max_elements: int = MAX_ELEMENTS) -> tuple[list[Finding], list[str]]:
     targets = edi_files(changes)
     if not targets:
         return [], []
@@ -47,22 +48,23 @@ def validate_changes(changes: ChangeSet, rules: Sequence[RuleUnit], *, read_file
     findings: list[Finding] = []
     for f in targets:
         kind = kind_of(f.path)
-        doc = _document(f, kind, files, read_file, max_bytes)
+        doc = _document(f, kind, files, read_file, {"max_bytes": max_bytes, "max_depth": max_depth,
+                                                    "max_elements": max_elements})
         issues = validate(doc, files)
         findings += _place(f, issues, by_id)
     return findings, files.notes
 
 
-def _document(f: FileDiff, kind: str, files: Files, read_file: Reader | None, max_bytes: int) -> Document:
+def _document(f: FileDiff, kind: str, files: Files, read_file: Reader | None, caps: dict[str, int]) -> Document:
     if f.status == FileStatus.ADDED:
-        return read_document(f.path, kind, files.known[f.path], max_bytes=max_bytes)
+        return read_document(f.path, kind, files.known[f.path], **caps)
     if read_file is not None:
         try:
             data = read_file(f.path)
         except Exception:  # noqa: BLE001 - fall back to the hunks
             data = None
         if data is not None:
-            return read_document(f.path, kind, data, max_bytes=max_bytes)
+            return read_document(f.path, kind, data, **caps)
     doc = Document(path=f.path, kind=kind, root=None, partial=True)
     for run in _new_side_runs(f):
         tops, issues = scan_fragment(run)
@@ -118,13 +120,10 @@ def _removal_anchor(hunks, hint: str) -> tuple[int, str | None] | None:
 
 def _finding(path: str, line: int, issue: Issue, rule: RuleUnit | None, note: str | None) -> Finding:
     message = issue.message + (f" ({note})" if note else "")
-    suggestion = None
-    if rule is not None and rule.good_examples and rule.good_examples[0].count("\n") < 12:
-        suggestion = rule.good_examples[0]
     return Finding(
         path=path, line=line, severity=rule.severity.value if rule is not None else "major", category=CATEGORY,
         rule_id=issue.rule_id, title=rule.title if rule is not None else issue.rule_id, message=message,
-        suggestion=suggestion, source="detector",
+        source="detector",  # no suggestion: the rule's good example is not a fix of this line
     )
 
 

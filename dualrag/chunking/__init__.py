@@ -20,7 +20,7 @@ from dualrag.chunking.model import Budget, Chunk, ChunkMember, ChunkPlan, HunkSl
 from dualrag.chunking.packer import Counter, Packer, Prepared
 from dualrag.chunking.render import diff_line, file_header
 from dualrag.chunking.units import Unit, file_units
-from dualrag.config import ChunkingConfig
+from dualrag.config import ChunkingConfig, LimitsConfig
 from dualrag.diff.model import ChangeSet, FileDiff, FileStatus
 from dualrag.source.encoding import decode
 
@@ -41,16 +41,18 @@ def chunk_changes(
     model: str | None = None,
     read_file: Reader | None = None,
     window: int | None = None,
+    limits: LimitsConfig | None = None,
 ) -> ChunkPlan:
     """Chunks of the reviewable files, each estimated at or below the budget. `window`: the
-    reviewing model's context window (else the configured one of `model`)."""
+    reviewing model's context window (else the configured one of `model`); `limits`: the XML
+    shape parsed for element boundaries."""
     b = budget_for(config, model=model, window=window, override=budget)
     counter = Counter(estimator)
     files = sorted((f for f in changes.reviewable), key=lambda f: (posixpath.dirname(f.path), f.path))
     prepared: dict[str, Prepared] = {}
     plan_notes: list[str] = []
     for f in files:
-        prepared[f.path] = _prepare(f, counter, read_file, config.max_file_bytes)
+        prepared[f.path] = _prepare(f, counter, read_file, config.max_file_bytes, limits)
     probe = Packer(counter, b.chunk_tokens, b.chunk_tokens, config.overlap_lines)
     total = sum(p.header_cost + sum(probe.unit_cost(p, u) for u in p.fu.units) for p in prepared.values())
     limit = b.start_above if total <= b.start_above else b.chunk_tokens
@@ -114,14 +116,15 @@ def _with_note(chunk: Chunk, note: str) -> Chunk:
     return replace(chunk, notes=(*chunk.notes, note))
 
 
-def _prepare(f: FileDiff, counter: Counter, read_file: Reader | None, max_bytes: int) -> Prepared:
+def _prepare(f: FileDiff, counter: Counter, read_file: Reader | None, max_bytes: int,
+             limits: LimitsConfig | None = None) -> Prepared:
     notes: list[str] = []
     new_text = None
     if read_file is not None and f.status != FileStatus.DELETED and not f.binary and f.hunks:
         new_text, note = _new_text(f, read_file, max_bytes)
         if note:
             notes.append(note)
-    fu = file_units(f, new_text)
+    fu = file_units(f, new_text, limits)
     notes.extend(fu.notes)
     keys, texts = [], []
     for h_idx, hunk in enumerate(f.hunks):

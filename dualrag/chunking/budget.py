@@ -20,8 +20,10 @@ def budget_for(config: ChunkingConfig, *, model: str | None = None, window: int 
                override: int | None = None) -> Budget:
     """`window` is the reviewing model's (its capability entry); without one, the configured window
     of `model`. `override` (the CLI's --budget) fixes the chunk budget and makes it the chunking
-    threshold too: whoever names a budget wants no chunk above it."""
+    threshold too: whoever names a budget wants no chunk above it; `config.budget` is the same from
+    the settings."""
     window = window or window_for(config, model or config.model)
+    override = override if override is not None else config.budget
     usable = int(window * config.usable_fraction)
     if override is not None:
         if override <= 0:

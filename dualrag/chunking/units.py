@@ -7,6 +7,7 @@ import bisect
 import posixpath
 from dataclasses import dataclass, field
 
+from dualrag.config import LimitsConfig
 from dualrag.diff.hunks import DiffLine
 from dualrag.diff.model import FileDiff, FileStatus
 from dualrag.parsing import Member, Outline, outline, outline_fragment
@@ -50,7 +51,7 @@ def anchor(line: DiffLine, previous_new: int) -> int:
     return line.new_no if line.new_no is not None else previous_new + 1
 
 
-def file_units(f: FileDiff, new_text: str | None) -> FileUnits:
+def file_units(f: FileDiff, new_text: str | None, limits: LimitsConfig | None = None) -> FileUnits:
     hunks = f.hunks
     # A deleted file has no new side to find members in: its hunks are the units.
     grammar = grammar_for(f) if f.status != FileStatus.DELETED else None
@@ -59,9 +60,9 @@ def file_units(f: FileDiff, new_text: str | None) -> FileUnits:
     if grammar and hunks:
         stem = posixpath.splitext(posixpath.basename(f.path))[0]
         if new_text is not None:
-            out = outline(grammar, new_text, fallback_type=stem)
+            out = outline(grammar, new_text, fallback_type=stem, limits=limits)
         else:
-            out = _fragments_outline(f, grammar, stem)
+            out = _fragments_outline(f, grammar, stem, limits)
         if out.error:
             notes.append(f"{f.path}: {out.error}; split at hunk boundaries")
             out = None
@@ -84,7 +85,7 @@ def _anchor_map(f: FileDiff) -> dict[tuple[int, int], int]:
     return out
 
 
-def _fragments_outline(f: FileDiff, grammar: str, stem: str) -> Outline:
+def _fragments_outline(f: FileDiff, grammar: str, stem: str, limits: LimitsConfig | None) -> Outline:
     found: list[tuple[Member, bool]] = []  # (member, runs past the end of its fragment)
     last_line = 0
     for hunk in f.hunks:
@@ -92,7 +93,7 @@ def _fragments_outline(f: FileDiff, grammar: str, stem: str) -> Outline:
         text = "\n".join(line.text for line in shown) + "\n"
         old_text = "\n".join(line.text for line in hunk.lines if line.kind != "+") + "\n"
         part = outline_fragment(grammar, text, offset=hunk.new_start - 1, hint=hunk.header, fallback_type=stem,
-                                old_text=old_text)
+                                old_text=old_text, limits=limits)
         if part.error:
             return part
         fragment_end = hunk.new_start - 1 + len(shown)

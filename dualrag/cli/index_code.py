@@ -21,12 +21,12 @@ def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, con
     """Index the Java and EDI (.flow/.dt) symbols of REPO at REF (incremental, all or nothing)."""
     from pathlib import Path
 
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from dualrag.cli.console import console, line_progress
     from dualrag.config import find_config_file, load_settings
 
-    err = Console(stderr=True)
+    err = console(stderr=True)
     started = time.perf_counter()
     settings = load_settings(Path(config_file) if config_file else find_config_file(Path(repo)))
     from dualrag.store.code import open_code_store
@@ -36,8 +36,10 @@ def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, con
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("index", total=None)
 
-        def progress(stage: str, done: int, total: int) -> None:
+        def live(stage: str, done: int, total: int) -> None:
             bar.update(task, description=stage, completed=done, total=total or None)
+
+        progress = live if err.is_terminal else line_progress()  # a CI log gets plain lines
 
         with open_code_store(store_dir or settings.store, settings.qdrant) as store:
             report = index_repository(repo, store, ref=ref, name=name, noise=settings.noise, progress=progress)

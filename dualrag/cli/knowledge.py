@@ -17,10 +17,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from dualrag.cli.console import console as make_console
+from dualrag.cli.console import line_progress
 from dualrag.cli.options import debug_option, load_cli_settings
-from dualrag.config import Settings
+from dualrag.config import LimitsConfig, Settings
 from dualrag.errors import UserError
 from dualrag.source.language import language_of
+from dualrag.source.text import neutralise
 
 STORE_HELP = "Store directory (default: .dualrag/store, or 'store' in config)."
 
@@ -36,7 +39,7 @@ def _tools(settings: Settings):
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return make_console(stderr=True)
 
 
 @click.group("index")
@@ -45,7 +48,9 @@ def index() -> None:
 
 
 @index.command("rules")
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
+@click.option("--bundled", is_flag=True, help="Index the rules dualrag ships (knowledge/) now, as the first "
+                                              "review otherwise does (a runner image or CI cache does it ahead).")
 @click.option("--kb", default="team", show_default=True, help="Knowledge base to index into.")
 @click.option("--store", help=STORE_HELP)
 @click.option("--prune/--no-prune", default=True, show_default=True,
@@ -55,7 +60,7 @@ def index() -> None:
                                               "(as 'dualrag rules inspect' does); no store is opened.")
 @click.option("--config", "config_file", metavar="FILE", help="Config file.")
 @debug_option
-def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool, dry_run: bool,
+def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
                 config_file: str | None) -> None:
     """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule.
 
@@ -71,9 +76,14 @@ def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool,
     detectors; their detectors run in every review.
     """
     settings = _settings(store, config_file)
+    if bundled or not paths:
+        if not bundled or paths or dry_run:
+            raise click.UsageError("give rule documents (PATHS), or --bundled alone")
+        _index_bundled(settings)
+        return
     start = time.perf_counter()
     console = _err()
-    documents = _read_documents(paths, kb, console)
+    documents = _read_documents(paths, kb, console, settings.limits)
     if dry_run:
         _print_documents(documents, "text", err=console)
         return
@@ -84,6 +94,8 @@ def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool,
 
     embedder, sparse = _tools(settings)
     pruned = 0
+    if not console.is_terminal:  # the live line below shows only on a terminal
+        _say(console, f"dualrag: embedding {len(units)} rules with {embedder.name}")
     with Progress(TextColumn("{task.description}"), console=console, transient=True,
                   disable=not console.is_terminal) as progress:
         progress.add_task(f"embedding {len(units)} rules with {embedder.name}", total=None)
@@ -101,20 +113,41 @@ def index_rules(paths: tuple[str, ...], kb: str, store: str | None, prune: bool,
                f"{seconds:.1f}s")
 
 
-def _read_documents(paths: tuple[str, ...], kb: str, console: Console):
+def _index_bundled(settings: Settings) -> None:
+    """The bundled rules into their knowledge base, exactly as the first review would index them."""
+    from dualrag.retrieval.stage import index_bundled
+    from dualrag.store import open_store
+
+    start = time.perf_counter()
+    kb = settings.retrieval.bundled_kb
+    embedder, sparse = _tools(settings)
+    with open_store(settings.store, settings.qdrant) as db:
+        index_bundled(db, kb, embedder, sparse, [])  # what it did is said on the progress channel
+        count = db.count(kb)
+    click.echo(f"{kb}: {count} bundled rules in {settings.store} ({embedder.name}), "
+               f"{time.perf_counter() - start:.1f}s")
+
+
+def _read_documents(paths: tuple[str, ...], kb: str, console: Console, limits: LimitsConfig | None = None):
     """Every document read and segmented, or UserError naming each one that failed (nothing written)."""
     from indexers.rules import read_rule_documents
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as progress:
         tasks: dict[str, int] = {}
+        lines = None if console.is_terminal else line_progress()  # a CI log gets plain lines
 
         def on_page(path: str, done: int, total: int) -> None:
+            if lines is not None:
+                lines(f"reading {Path(path).name}", done, total)
+                return
             if path not in tasks:
                 tasks[path] = progress.add_task(f"reading {Path(path).name}", total=total)
             progress.update(tasks[path], completed=done)
 
-        documents, failures = read_rule_documents(paths, kb, on_page=on_page)
+        documents, failures = read_rule_documents(
+            paths, kb, on_page=on_page, limits=limits,
+            on_skip=lambda path, why: _say(console, f"dualrag: skipped {path}: {why}", "yellow"))
     if failures:
         for failure in failures:
             _say(console, f"dualrag: error: {failure.message}")
@@ -128,7 +161,7 @@ def _read_documents(paths: tuple[str, ...], kb: str, console: Console):
 
 def _say(console: Console, line: str, style: str | None = None) -> None:
     """One line on stderr, never wrapped, markup-free."""
-    console.print(escape(line), style=style, soft_wrap=True)
+    console.print(escape(neutralise(line)), style=style, soft_wrap=True)
 
 
 def _print_report(console: Console, report) -> None:
@@ -308,7 +341,7 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
     for s in stats:
         table.add_row(escape(s["kb"]), str(s["rules"]), ", ".join(f"{k} {v}" for k, v in s["levels"].items()),
                       str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"))
-    Console(highlight=False).print(table)
+    make_console().print(table)
 
 
 @kb.command("drop")

@@ -11,12 +11,14 @@ import traceback
 import click
 
 from dualrag import __version__
+from dualrag.cli.console import progress_to_stderr
 from dualrag.cli.index_code import index_code
 from dualrag.cli.knowledge import index, kb, rules, search
 from dualrag.cli.models import models
 from dualrag.cli.review import chunk, review
 from dualrag.cli.vcs import github, gitlab
 from dualrag.errors import UserError
+from dualrag.source.text import neutralise
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,13 +36,14 @@ index.add_command(index_code)
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
+    progress_to_stderr()
     try:
         code = cli.main(args=args, prog_name="dualrag", standalone_mode=False)
     except (UserError, click.ClickException) as exc:
         if debug:
             traceback.print_exc()
         message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"dualrag: error: {message}", err=True)
+        click.echo(f"dualrag: error: {neutralise(message)}", err=True)  # messages quote paths from diffs
         sys.exit(exc.exit_code if isinstance(exc, click.ClickException) else UserError.exit_code)
     except (KeyboardInterrupt, click.Abort):
         click.echo("dualrag: interrupted", err=True)
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
         if debug:
             raise
-        click.echo(f"dualrag: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", err=True)
+        click.echo(f"dualrag: internal error: {type(exc).__name__}: {neutralise(str(exc))} (rerun with --debug)",
+                   err=True)
         sys.exit(1)
     sys.exit(code or 0)

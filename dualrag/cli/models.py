@@ -16,7 +16,7 @@ def models() -> None:
 
 
 @models.command("list")
-@click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: models/manifest.toml).")
+@click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: the bundled models/manifest.toml).")
 @click.option("--kind", type=click.Choice(["reranker", "embedder"]), help="Only this kind of model.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @debug_option
@@ -41,7 +41,7 @@ def list_models(manifest_file: str | None, kind: str | None, fmt: str) -> None:
 @models.command()
 @click.argument("folder", metavar="DIR")
 @click.option("--name", metavar="NAME", help="Manifest entry to check against (default: the folder's name).")
-@click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: models/manifest.toml).")
+@click.option("--manifest", "manifest_file", metavar="FILE", help="Manifest to read (default: the bundled models/manifest.toml).")
 @click.option("--hash", "hash_all", is_flag=True, help="Print the sha256 of every file in the folder.")
 @debug_option
 def verify(folder: str, name: str | None, manifest_file: str | None, hash_all: bool) -> None:

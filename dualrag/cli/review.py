@@ -3,90 +3,71 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from dualrag.cli.options import (
     BLOCKING_EXIT,
-    FAIL_ON_CHOICES,
     FORMATS,
     MACHINE_FORMATS,
     REPORT_FORMATS,
+    check_writable,
+    config_option,
     debug_option,
     diff_source_options,
     emit,
+    fail_on_option,
     load_cli_settings,
+    model_options,
+    store_option,
+    warn_if_unreviewed,
 )
 from dualrag.config import Settings
 from dualrag.diff import ingest
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.diff.read import read_diff_file
 from dualrag.errors import UserError
-from dualrag.pipeline import Reader, run_chunking, run_review
+from dualrag.pipeline import review_changes, run_chunking
 from dualrag.publish import render
 from dualrag.publish.render import render_chunks
 from dualrag.source.git import INDEX, GitRepo
+from dualrag.source.review_source import ReviewSource
 
 
 @click.command()
 @diff_source_options("review")
 @click.option("--format", "fmt", type=REPORT_FORMATS, help="Report format (default: text, or 'format' in config).")
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
-@click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
-@click.option("--store", metavar="DIR", help="Store directory (default: .dualrag/store, or 'store' in config).")
-@click.option("--reranker", metavar="DIR", help="Cross-encoder model folder (model.onnx + tokenizer.json).")
+@config_option
+@store_option
+@model_options
 @click.option("--budget", type=click.IntRange(min=1), metavar="N", help="Tokens per chunk (overrides the model window).")
-@click.option("--llm", "llm", metavar="PROVIDER:MODEL", help="Model for the reviewers, e.g. openai:gpt-4.1-mini "
-              "(default: DUALRAG_LLM or [llm] model; none = offline review with detectors only).")
-@click.option("--offline", is_flag=True, help="Ignore any configured model: detectors and validators only.")
 @click.option("--explain", "explain_dir", metavar="DIR", help="Write every prompt sent (and each chunk's context) to DIR.")
 @click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
               help="Append JSONL events (stages, LLM requests, findings, decision) to FILE.")
-@click.option("--fail-on", "fail_on", type=FAIL_ON_CHOICES, envvar="DUALRAG_FAIL_ON",
-              help="Exit 3 when the decision is this or more blocking "
-                   "(approved_with_comments < no_verdict < minor_issues < significant_concerns).")
+@fail_on_option()
 @click.option("--title", metavar="TEXT", help="Merge-request title (sanitised into the prompts).")
 @click.option("--description-file", metavar="FILE", help="Merge-request description, from a file ('-' = stdin).")
 @debug_option
-def review(
-    diff_file: str | None,
-    repo: str | None,
-    base: str | None,
-    head: str | None,
-    staged: bool,
-    worktree: bool,
-    fmt: str | None,
-    output: str | None,
-    config_file: str | None,
-    store: str | None,
-    reranker: str | None,
-    budget: int | None,
-    llm: str | None,
-    offline: bool,
-    explain_dir: str | None,
-    telemetry: str | None,
-    fail_on: str | None,
-    title: str | None,
-    description_file: str | None,
-) -> int:
+def review(diff_file: str | None, repo: str | None, base: str | None, head: str | None, staged: bool,
+           worktree: bool, fmt: str | None, output: str | None, config_file: str | None, store: str | None,
+           llm: str | None, offline: bool, reranker: str | None, budget: int | None, explain_dir: str | None,
+           telemetry: str | None, fail_on: str | None, title: str | None, description_file: str | None) -> int:
     """Review a change: a diff file, a commit range, staged or uncommitted work."""
-    from dualrag.llm import JsonlSink, ModelSpec
+    from dualrag.llm import JsonlSink
+    from dualrag.pipeline import Conversation, RunHooks
     from dualrag.review.decision import at_or_above
     from dualrag.review.prompt import ChangeInfo
+    from dualrag.review.stage import explain_folder
 
+    check_writable(output)
     git = GitRepo(repo) if repo else None
-    settings = load_cli_settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store)
-    if llm or offline:
-        try:
-            spec = None if offline else str(ModelSpec.parse(llm or ""))
-        except ValueError as exc:
-            raise UserError(f"--llm: {exc}") from None
-        settings = settings.model_copy(update={"llm": settings.llm.model_copy(
-            update={"model": spec, **({"reviewers": {}} if offline else {})})})
-    diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
-                        staged=staged, worktree=worktree)
-    reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
+    settings = load_cli_settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store,
+                                 llm=llm, offline=offline, reranker=reranker, budget=budget)
+    source = _review_source(settings, git, diff_file=diff_file, base=base, head=head, staged=staged,
+                            worktree=worktree)
     description = ""
     if description_file:
         try:
@@ -94,6 +75,11 @@ def review(
                 encoding="utf-8", errors="replace")
         except OSError as exc:
             raise UserError(f"cannot read --description-file {description_file}: {exc.strerror}") from None
+    if explain_dir:
+        explain_folder(explain_dir)  # a bad --explain stops before the review, model or not
+    start = time.perf_counter()
+    changes = ingest(source.diff, settings)  # once: the review and the HTML report's diff share it
+    ingest_ms = round((time.perf_counter() - start) * 1000, 2)
     sink = None
     if telemetry:
         try:
@@ -101,15 +87,18 @@ def review(
         except OSError as exc:
             raise UserError(f"cannot write telemetry to {telemetry}: {exc.strerror}") from None
     try:
-        result = run_review(diff, settings, read_file=reader, budget=budget, reranker_dir=reranker,
-                            repo_root=git.root if git else None,
-                            info=ChangeInfo(title=title or "", description=description), telemetry=sink,
-                            explain_dir=explain_dir, on_heartbeat=_heartbeat)
+        conversation = Conversation(ChangeInfo(title=title or "", description=description))
+        hooks = RunHooks(telemetry=sink, explain_dir=explain_dir, on_heartbeat=_heartbeat)
+        result = review_changes(changes, source, settings, conversation=conversation, hooks=hooks,
+                                ingest_ms=ingest_ms)
     finally:
         if sink is not None:
             sink.close()
     report_format = fmt if fmt in MACHINE_FORMATS else settings.format
-    emit(render(result, report_format, color=output is None and sys.stdout.isatty()), output)
+    terminal = output is None and sys.stdout.isatty()
+    emit(render(result, report_format, color=terminal, width=160 if terminal else None,
+                changes=changes if report_format == "html" else None), output)
+    warn_if_unreviewed(result)
     if fail_on and fail_on != "never" and at_or_above(result.decision, fail_on):
         click.echo(f"dualrag: decision {result.decision} is at or above --fail-on {fail_on}", err=True)
         return BLOCKING_EXIT
@@ -128,34 +117,36 @@ def _heartbeat(info: dict) -> None:
 @click.option("--estimator", type=click.Choice(["fast", "exact", "formula"]), help="Token estimator (default: chunking.estimator).")
 @click.option("--format", "fmt", type=FORMATS, help="Output format (default: text, or 'format' in config).")
 @click.option("--output", "-o", metavar="FILE", help="Write to FILE instead of standard output.")
-@click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in the repository root).")
+@config_option
 @debug_option
 def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str | None, staged: bool,
           worktree: bool, budget: int | None, estimator: str | None, fmt: str | None, output: str | None,
           config_file: str | None) -> None:
     """Show how a change is cut into token-budgeted chunks at method and element boundaries."""
     git = GitRepo(repo) if repo else None
-    settings = load_cli_settings(config_file, git, format=fmt)
-    diff = _read_source(settings, git, diff_file=diff_file, base=base, head=head,
-                        staged=staged, worktree=worktree)
-    reader = _new_file_reader(settings, git, base=base, head=head, staged=staged, worktree=worktree)
-    plan, note = run_chunking(ingest(diff, settings), settings, read_file=reader, budget=budget,
+    settings = load_cli_settings(config_file, git, format=fmt, budget=budget)
+    source = _review_source(settings, git, diff_file=diff_file, base=base, head=head, staged=staged,
+                            worktree=worktree)
+    plan, note = run_chunking(ingest(source.diff, settings), settings, read_file=source.read_file,
                               estimator=estimator)
     emit(render_chunks(plan, settings.format, note=note), output)
 
 
-def _new_file_reader(settings: Settings, git: GitRepo | None, *, base: str | None, head: str | None,
-                     staged: bool, worktree: bool) -> Reader | None:
-    """New files come from the head commit, the index or the working tree, as the diff did."""
+def _review_source(settings: Settings, git: GitRepo | None, *, diff_file: str | None, base: str | None,
+                   head: str | None, staged: bool, worktree: bool) -> ReviewSource:
+    """The diff, and with a repository the new files from where the diff took them: the head
+    commit, the index or the working tree."""
+    diff = _read_diff(settings, git, diff_file=diff_file, base=base, head=head, staged=staged, worktree=worktree)
     if git is None:
-        return None
+        return ReviewSource(diff)
     ref = (head or "HEAD") if base else INDEX if staged else None
-    limit = settings.chunking.max_file_bytes
-    return lambda path: git.read_file(ref, path, limit)
+    target = base or (git.verify_ref("HEAD") if git.has_commits() else None)
+    return ReviewSource.from_git(git, diff, ref=ref, base=target, max_file_bytes=settings.chunking.max_file_bytes,
+                                 head=ref if base else None)
 
 
-def _read_source(settings: Settings, git: GitRepo | None, *, diff_file: str | None,
-                 base: str | None, head: str | None, staged: bool, worktree: bool) -> bytes:
+def _read_diff(settings: Settings, git: GitRepo | None, *, diff_file: str | None,
+               base: str | None, head: str | None, staged: bool, worktree: bool) -> bytes:
     limit = max_diff_bytes(settings)
     modes = [name for name, on in (("--base", base), ("--staged", staged), ("--worktree", worktree)) if on]
     if diff_file is not None:

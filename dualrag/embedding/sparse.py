@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .config import Bm25Config
+from dualrag.config.embedding import Bm25Config
 
 SPARSE_SCHEME = "bm25-crc32-v1"
 

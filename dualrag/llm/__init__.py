@@ -5,8 +5,7 @@ and call `client.complete(LLMRequest(...))` → `LLMResponse`, catching the type
 `dualrag.llm.errors`. Provider SDKs are imported only when a model of theirs is used.
 """
 
-from dualrag.llm.base import LLMClient, ProviderClient
-from dualrag.llm.config import (
+from dualrag.config.llm import (
     DEFAULT_CAPABILITIES,
     EndpointConfig,
     LlamaCppConfig,
@@ -15,6 +14,7 @@ from dualrag.llm.config import (
     ModelSpec,
     ResilienceConfig,
 )
+from dualrag.llm.base import LLMClient, ProviderClient
 from dualrag.llm.errors import (
     Cancelled,
     ContextOverflow,

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from dualrag.config.llm import LLMConfig, ModelSpec, is_local_url
 from dualrag.errors import ConfigError
 from dualrag.llm.base import ProviderClient
-from dualrag.llm.config import LLMConfig, ModelSpec, is_local_url
 from dualrag.llm.errors import ErrorKind, ProviderError, classify_status, make_error, parse_retry_after
 from dualrag.llm.streaming import watch
 from dualrag.llm.structured import schema_instructions, schema_json, schema_name
@@ -55,6 +55,10 @@ def make_anthropic_sdk(config: LLMConfig) -> Any:
         if not key:
             raise ConfigError(f"no API key for anthropic: {endpoint.api_key_env} is not set")
         kwargs["api_key"] = key
+    elif not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")):
+        if not base_url:  # the SDK would only fail at the first request, after all the work before it
+            raise ConfigError("no API key for anthropic: set ANTHROPIC_API_KEY (or llm.anthropic.api_key_env)")
+        kwargs["api_key"] = "not-needed"  # a gateway or local server on base_url
     try:
         return anthropic.Anthropic(**kwargs)
     except anthropic.AnthropicError as exc:

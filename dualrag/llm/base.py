@@ -7,7 +7,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any, Protocol, runtime_checkable
 
-from dualrag.llm.config import LLMConfig, ModelCapability, ModelSpec, ResilienceConfig
+from dualrag.config.llm import LLMConfig, ModelCapability, ModelSpec, ResilienceConfig
 from dualrag.llm.errors import EmptyOutput, OutputError
 from dualrag.llm.streaming import Silence
 from dualrag.llm.structured import parse_structured, validate

@@ -15,8 +15,8 @@ import random
 import threading
 from typing import Any
 
+from dualrag.config.llm import LLMConfig, ModelSpec
 from dualrag.llm.base import ProviderClient
-from dualrag.llm.config import LLMConfig, ModelSpec
 from dualrag.llm.resilience import (
     BreakerRegistry,
     Clock,

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dualrag.config.llm import LLMConfig, ModelSpec
 from dualrag.errors import ConfigError
 from dualrag.llm.base import ProviderClient
-from dualrag.llm.config import LLMConfig, ModelSpec
 from dualrag.llm.errors import ErrorKind, MissingExtra, ProviderError, make_error
 from dualrag.llm.structured import schema_json
 from dualrag.llm.types import FinishReason, LLMRequest, LLMResponse, Usage

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from dualrag.config.llm import LLMConfig, ModelSpec, is_local_url
 from dualrag.errors import ConfigError
 from dualrag.llm.base import ProviderClient
-from dualrag.llm.config import LLMConfig, ModelSpec, is_local_url
 from dualrag.llm.errors import ErrorKind, ProviderError, classify_status, make_error, parse_retry_after
 from dualrag.llm.streaming import estimate_usage, watch
 from dualrag.llm.structured import schema_instructions, schema_json, schema_name

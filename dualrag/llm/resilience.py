@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from dualrag.config.llm import ResilienceConfig
 from dualrag.llm.base import ProviderClient
-from dualrag.llm.config import ResilienceConfig
 from dualrag.llm.errors import (
     Cancelled,
     ErrorKind,

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from dualrag.llm.config import ModelCapability
+from dualrag.config.llm import ModelCapability
 
 Role = Literal["user", "assistant"]
 FinishReason = Literal["stop", "length", "tool_use", "content_filter", "other"]

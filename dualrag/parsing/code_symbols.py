@@ -269,11 +269,17 @@ def _edi_units(path: str, data: bytes) -> list[CodeSymbol]:
     units: list[CodeSymbol] = []
     doc_id = root.get("id") or posixpath.splitext(posixpath.basename(path))[0]
 
+    seen: set[str] = set()
+
     def add(kind: str, name: str, qualified: str, node, refs: list[str], owner: str = "") -> None:
         start, end = span(node)
         head = " ".join(f'{k}="{v}"' for k, v in node.attrs.items())
+        sid = f"{path}#{qualified}"
+        if sid in seen:  # a duplicate id (a validator finding, EDI-FMT-004) must not stop the whole index
+            sid = f"{sid}@{start}"
+        seen.add(sid)
         units.append(CodeSymbol(
-            symbol_id=f"{path}#{qualified}", kind=kind, language="edi", name=name, qualified_name=qualified,
+            symbol_id=sid, kind=kind, language="edi", name=name, qualified_name=qualified,
             owner=owner, path=path, start_line=start, end_line=end, signature=f"<{node.tag} {head}>"[:300],
             body=body(start, end), refs=_uniq(refs), call_names=[r.split(":", 1)[1] for r in refs if ":" in r],
             repository="",

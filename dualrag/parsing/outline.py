@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from dualrag.config import LimitsConfig
 from dualrag.parsing._ts import first_error_line
 from dualrag.parsing.model import Member, Outline
 
@@ -17,12 +18,15 @@ _HINT_TYPE = re.compile(r"\b(class|interface|enum|record)\s+(?P<name>[A-Za-z_$][
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "synchronized", "return", "new", "try"}
 
 
-def outline(language: str, text: str, *, fallback_type: str = "") -> Outline:
-    """Members of a whole file. `fallback_type` (the file's stem) names code outside any type."""
+def outline(language: str, text: str, *, fallback_type: str = "", limits: LimitsConfig | None = None) -> Outline:
+    """Members of a whole file. `fallback_type` (the file's stem) names code outside any type;
+    `limits` caps the XML shape parsed."""
     if language not in PARSEABLE:
         return Outline(error=f"no structure parser for {language}")
     if len(text) > MAX_PARSE_CHARS:
         return Outline(error=f"not parsed: {len(text):,} characters is above {MAX_PARSE_CHARS:,}")
+    if (too_big := _too_big(language, text, limits)) is not None:
+        return Outline(error=f"not parsed: {too_big}")
     try:
         if language == "java":
             from dualrag.parsing.java import java_members
@@ -41,7 +45,7 @@ def outline(language: str, text: str, *, fallback_type: str = "") -> Outline:
 
 
 def outline_fragment(language: str, text: str, *, offset: int, hint: str, fallback_type: str = "",
-                     old_text: str | None = None) -> Outline:
+                     old_text: str | None = None, limits: LimitsConfig | None = None) -> Outline:
     """Members seen in one hunk's new-side text (context + added lines), shifted by `offset` lines.
 
     Fragments start and end mid-declaration, so parse errors at their edges are expected. The
@@ -52,6 +56,9 @@ def outline_fragment(language: str, text: str, *, offset: int, hint: str, fallba
     """
     if language not in PARSEABLE or len(text) > MAX_PARSE_CHARS:
         return Outline(partial=True)
+    too_big = _too_big(language, text, limits) or (old_text is not None and _too_big(language, old_text, limits))
+    if too_big:
+        return Outline(error=f"not parsed: {too_big}", partial=True)
     try:
         if language == "java":
             from dualrag.parsing.java import java_members
@@ -85,6 +92,15 @@ def outline_fragment(language: str, text: str, *, offset: int, hint: str, fallba
     if hinted is not None:
         shifted.insert(0, hinted)
     return Outline(members=tuple(shifted), partial=True)
+
+
+def _too_big(language: str, text: str, limits: LimitsConfig | None) -> str | None:
+    if language != "xml":
+        return None
+    from dualrag.parsing.xml import xml_shape
+
+    limits = limits or LimitsConfig()
+    return xml_shape(text, max_depth=limits.max_xml_depth, max_elements=limits.max_xml_elements)
 
 
 def _shift(m: Member, offset: int) -> Member:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from functools import lru_cache
 
 from tree_sitter import Node, Query, QueryCursor
@@ -12,6 +13,28 @@ from dualrag.parsing._ts import end_line_of, line_of, parse, parser, text_of
 from dualrag.parsing.model import Member
 
 _KEY_ATTRIBUTES = ("id", "name", "key", "ref")
+# Start tags (group 1 empty), end tags ("/") and a self-closing slash (group 2): enough to measure
+# a document's shape in one linear pass; comments and declarations do not start with a letter.
+_TAG = re.compile(r"<(/?)[A-Za-z_:][^<>]*?(/?)>")
+
+
+def xml_shape(text: str, *, max_depth: int, max_elements: int) -> str | None:
+    """Why `text` is not parsed into elements, or None. tree-sitter-xml's parse time grows with
+    the square of the nesting depth (20,000 levels: 4 s, 100,000: minutes), so depth and element
+    count are measured first, stopping at the first cap passed."""
+    depth = elements = 0
+    for m in _TAG.finditer(text):
+        if m.group(1):
+            depth = max(0, depth - 1)
+            continue
+        elements += 1
+        if elements > max_elements:
+            return f"more than {max_elements:,} XML elements (limits.max_xml_elements)"
+        if not m.group(2):
+            depth += 1
+            if depth > max_depth:
+                return f"XML nests deeper than {max_depth} levels (limits.max_xml_depth)"
+    return None
 
 
 @lru_cache(maxsize=1)

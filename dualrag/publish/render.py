@@ -11,14 +11,27 @@ from rich.markup import escape
 from rich.table import Table
 
 from dualrag.chunking.model import ChunkPlan
+from dualrag.diff.model import ChangeSet
+from dualrag.publish.blocks import code_language, fenced, suggestion_prose
 from dualrag.review.model import ChunkReport, FileReport, Review
+from dualrag.review.walkthrough import Walkthrough
+from dualrag.source.text import neutralise, neutralise_all
+
+MAX_WALKTHROUGH_FILES = 30  # a longer list is the file table's job
 
 
-def render(review: Review, fmt: str, *, color: bool = False, width: int = 160) -> str:
+def render(review: Review, fmt: str, *, color: bool = False, width: int | None = 160,
+           changes: ChangeSet | None = None) -> str:
+    """`changes`: the ChangeSet the review was made from; the HTML report shows its diff lines."""
     if fmt == "json":
-        return review.model_dump_json(indent=2) + "\n"
+        return review.model_dump_json(indent=2) + "\n"  # raw text, valid JSON: its encoder escapes controls
+    review = neutralise_all(review)  # paths, diff text, titles and messages show escapes, never run them
     if fmt == "markdown":
         return markdown(review)
+    if fmt == "html":
+        from dualrag.publish.html import render_html
+
+        return render_html(review, changes)
     if fmt == "sarif":
         from dualrag.publish.sarif import render_sarif
 
@@ -52,10 +65,11 @@ def _headline(review: Review) -> str:
     )
 
 
-def text(review: Review, *, color: bool = False, width: int = 160) -> str:
+def text(review: Review, *, color: bool = False, width: int | None = 160) -> str:
+    """`width` None: never wrap (a pipe, a file, a CI log: one finding, note or rule list per line)."""
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, force_terminal=color, no_color=not color,
-                      highlight=False, soft_wrap=False)
+    console = Console(file=buffer, width=width or 1_000_000, force_terminal=color, no_color=not color,
+                      highlight=False, soft_wrap=width is None)
     console.print(f"[bold]dualrag review[/bold] — {escape(_headline(review))}")
     for reason in review.tier_reasons:
         console.print(escape(f"  tier: {reason}"))
@@ -80,6 +94,11 @@ def text(review: Review, *, color: bool = False, width: int = 160) -> str:
             console.print(escape(f"    {finding.message}"), markup=False)
         if finding.suggestion:
             console.print(escape(f"    suggestion: {finding.suggestion}"), markup=False)
+        if finding.replacement is not None:
+            console.print(f"    suggested change (line {finding.line}" + (f"-{finding.end_line}" if finding.end_line else "")
+                          + "):", markup=False)
+            for line in finding.replacement.split("\n"):
+                console.print(f"      {line}", markup=False)
     if review.usage.calls:
         console.print(escape(f"usage: {_usage_line(review)}"))
     for note in review.notes:
@@ -101,9 +120,28 @@ def _cell(value: str) -> str:
     return value.replace("|", "\\|").replace("\n", " ")
 
 
+def _line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def walkthrough_markdown(walkthrough: Walkthrough, *, max_files: int = MAX_WALKTHROUGH_FILES) -> list[str]:
+    out = ["### Walkthrough", "", _line(walkthrough.overview), ""]
+    shown = [f for f in walkthrough.files if f.skipped is None][:max_files]
+    for f in shown:
+        members = f" — {', '.join(f'`{_cell(m)}`' for m in f.members)}" if f.members else ""
+        summary = f": {_line(f.summary)}" if f.summary else ""
+        out.append(f"- `{_cell(f.path)}` ({_cell(f.status)}, {f.change}){members}{summary}")
+    hidden = sum(1 for f in walkthrough.files if f.skipped is None) - len(shown)
+    if hidden > 0:
+        out.append(f"- … and {hidden} more file(s)")
+    return out
+
+
 def markdown(review: Review) -> str:
     out = ["## dualrag review", "", _headline(review), ""]
     out += [f"- risk tier: {reason}" for reason in review.tier_reasons]
+    if review.walkthrough is not None:
+        out += ["", *walkthrough_markdown(review.walkthrough)]
     if review.files:
         out += ["", "| file | status | language | change | skipped |", "|---|---|---|---|---|"]
         out += [
@@ -112,7 +150,9 @@ def markdown(review: Review) -> str:
             for f in review.files
         ]
     if review.chunks:
-        out += ["", "### Chunks", ""] + [f"- {line}" for line in _chunk_lines(review.chunks)[1:]]
+        # a chunk's context lines are nested items (indented text after "- " would be a code block)
+        out += ["", "### Chunks", ""] + [f"  - {line.strip()}" if line.startswith(" ") else f"- {line}"
+                                         for line in _chunk_lines(review.chunks)[1:]]
     if review.decision_reasons:
         out += ["", "**Decision:** " + str(review.decision) + " — " + "; ".join(review.decision_reasons)]
     if review.findings:
@@ -120,9 +160,16 @@ def markdown(review: Review) -> str:
         for x in review.findings:
             rule = f" (`{x.rule_id}`)" if x.rule_id else ""
             muted = " _(settled earlier, not counted)_" if not x.counted else ""
-            out.append(f"- `{x.path}:{x.line}` **{x.severity}** {x.title}{rule}: {x.message}{muted}")
-            if x.suggestion:
-                out.append(f"  - suggestion: {x.suggestion}")
+            out.append(f"- `{x.path}:{x.line}` **{x.severity}** {_line(x.title)}{rule}: {_line(x.message)}{muted}")
+            # blocks inside a list item are indented to its content: the next finding starts a new item
+            suggestion = suggestion_prose(x, indent="  ")
+            if suggestion:
+                out += ["", *suggestion]
+            if x.replacement is not None:
+                lines = f"line {x.line}" if not x.end_line else f"lines {x.line}-{x.end_line}"
+                out += ["", f"  **Suggested change** ({lines}):", "",
+                        *fenced(x.replacement, code_language(x.path), indent="  ")]
+            out.append("")
     if review.usage.calls:
         out += ["", f"Usage: {_usage_line(review)}"]
     out += [""] + [f"> {note}" for note in review.notes]
@@ -174,4 +221,4 @@ def render_chunks(plan: ChunkPlan, fmt: str, *, note: str | None = None) -> str:
             partial = " (partial text)" if m.partial else ""
             out.append(f"  {m.kind} {m.name} lines {m.start_line}-{m.end_line}{partial}")
         out += [f"  note: {n}" for n in r.notes]
-    return "\n".join(out) + "\n"
+    return neutralise("\n".join(out) + "\n")

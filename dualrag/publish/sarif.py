@@ -35,7 +35,7 @@ def _result(f: Finding, rule_index: int, rule_id: str) -> dict:
     region = {"startLine": max(f.line, 1)}
     if f.end_line and f.end_line >= f.line:
         region["endLine"] = f.end_line
-    return {
+    result = {
         "ruleId": rule_id, "ruleIndex": rule_index, "level": LEVEL.get(f.severity, "warning"),
         "message": {"text": text},
         "locations": [{"physicalLocation": {"artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
@@ -43,6 +43,23 @@ def _result(f: Finding, rule_index: int, rule_id: str) -> dict:
         "partialFingerprints": {"dualrag/v1": fingerprint(f)},
         "properties": {"severity": f.severity, "source": f.source, "title": f.title,
                        "security-severity": SECURITY_SEVERITY.get(f.severity, "1.0")},
+    }
+    if f.replacement is not None:
+        result["fixes"] = [_fix(f)]
+    return result
+
+
+def _fix(f: Finding) -> dict:
+    """The checked replacement (dualrag/review/suggestions.py) as a SARIF fix: whole lines
+    line..end_line deleted (a region without columns spans the lines' text, not their line
+    breaks) and the new text inserted."""
+    deleted = {"startLine": f.line, "endLine": max(f.end_line or f.line, f.line)}
+    return {
+        "description": {"text": f.title},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+            "replacements": [{"deletedRegion": deleted, "insertedContent": {"text": f.replacement}}],
+        }],
     }
 
 

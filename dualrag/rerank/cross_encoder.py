@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from dualrag.config.rerank import RerankConfig
 from dualrag.rerank import calibration
 from dualrag.rerank.base import BaseReranker, ModelError
-from dualrag.rerank.config import RerankConfig
 from dualrag.rerank.folder import DEFAULT_MAX_LENGTH, ModelFolder, _first_line, load_tokenizer, open_folder
 
 KNOWN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")

@@ -11,11 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dualrag._bundled import model_manifest
 from dualrag.rerank.base import ModelError
 from dualrag.rerank.folder import INT8_MODEL_FILE, MODEL_FILE, TOKENIZER_FILE, _first_line
-
-# the manifest lives in the repository's models/ folder, next to the package
-DEFAULT_MANIFEST = Path(__file__).resolve().parents[2] / "models" / "manifest.toml"
 
 
 class ManifestEntry(BaseModel):
@@ -36,7 +34,7 @@ class ManifestEntry(BaseModel):
 
 
 def load_manifest(path: str | Path | None = None) -> list[ManifestEntry]:
-    path = Path(path) if path is not None else DEFAULT_MANIFEST
+    path = Path(path) if path is not None else model_manifest()
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -55,6 +55,22 @@ class ContextCode:
 
 
 @dataclass(frozen=True)
+class Pruned:
+    """A retrieved candidate that did not reach the prompt, and why (for the reports)."""
+
+    kind: str  # rule | code
+    label: str  # rule id and title, or relation and symbol
+    score: float  # what it was judged on: the reranker score, else the fused retrieval score
+    reason: str  # floor | threshold | cap | budget
+
+
+def _pruned(candidate: Candidate, score: float, reason: str) -> Pruned:
+    item = candidate.build(score, 0)
+    label = f"{item.rule_id} {item.title}" if isinstance(item, ContextRule) else f"{item.relation} {item.symbol}"
+    return Pruned(kind=candidate.kind, label=label, score=round(float(score), 4), reason=reason)
+
+
+@dataclass(frozen=True)
 class Context:
     chunk_id: str
     rules: tuple[ContextRule, ...] = ()
@@ -66,6 +82,7 @@ class Context:
     threshold: float | None = None  # the pruning threshold applied to reranker scores
     floor: float | None = None  # the relevance floor applied to rules instead, when nothing reranked
     notes: tuple[str, ...] = field(default_factory=tuple)
+    pruned: tuple[Pruned, ...] = ()  # the `dropped` candidates, each with its reason
 
 
 @dataclass(frozen=True)
@@ -99,17 +116,22 @@ def assemble(
     total = len(candidates)
     if not candidates:
         return Context(chunk_id=chunk_id, reranked=reranker.available, budget=budget)
+    pruned: list[Pruned] = []
     if not reranker.available:
         notes.append(reranker.reason)
         threshold = None
+        before = candidates
         candidates, floored = clearing_floor(candidates, floor)
         if floored:
             notes.append(f"relevance floor {floor:g}: {floored} rule candidate(s) dropped")
+            kept_ids = {id(c) for c in candidates}
+            pruned += [_pruned(c, c.relevance if c.relevance is not None else c.fused_score, "floor")
+                       for c in before if id(c) not in kept_ids]
     else:
         floor = None
     if not candidates:
         return Context(chunk_id=chunk_id, reranked=reranker.available, budget=budget, dropped=total,
-                       floor=floor, notes=tuple(notes))
+                       floor=floor, notes=tuple(notes), pruned=tuple(pruned))
     order = reranker.rerank(
         query, [c.text for c in candidates], threshold=threshold,
         fallback_scores=[c.fused_score for c in candidates],
@@ -118,12 +140,16 @@ def assemble(
     code: list[ContextCode] = []
     used = 0
     taken: dict[str, int] = {}
+    ranked = {index for index, _ in order}
+    pruned += [_pruned(c, c.fused_score, "threshold") for i, c in enumerate(candidates) if i not in ranked]
     for index, score in order:
         candidate = candidates[index]
         if taken.get(candidate.kind, 0) >= caps.get(candidate.kind, 0):
+            pruned.append(_pruned(candidate, score, "cap"))
             continue
         tokens = count_tokens(candidate.text)
         if used + tokens > budget:
+            pruned.append(_pruned(candidate, score, "budget"))
             continue  # a smaller, less relevant item may still fit; never cut one in half
         item = candidate.build(score, tokens)
         (rules if isinstance(item, ContextRule) else code).append(item)
@@ -133,6 +159,7 @@ def assemble(
     return Context(
         chunk_id=chunk_id, rules=tuple(rules), code=tuple(code), reranked=reranker.available,
         budget=budget, used=used, dropped=total - kept, threshold=threshold, floor=floor, notes=tuple(notes),
+        pruned=tuple(pruned),
     )
 
 

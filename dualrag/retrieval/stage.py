@@ -9,6 +9,7 @@ Anything that fails here costs context, never the review: it becomes a note.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,17 +20,38 @@ from dualrag.chunking import Chunk, ChunkPlan
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet
 from dualrag.errors import UserError
-from dualrag.rerank import Reranker
+from dualrag.progress import progress
+from dualrag.rerank import Reranker, load_reranker
 from dualrag.rerank.calibration import pruning_threshold
 from dualrag.retrieval.context import Candidate, Context, ContextRule, assemble
 from dualrag.retrieval.query import RuleQuery, build_rule_query
 from dualrag.retrieval.rules import RetrievedRule, RuleRetriever
 from dualrag.rulebook import load_bundled_cached
+from dualrag.source.review_source import ReviewSource
+from dualrag.tokens import get_estimator
 
 CodeSource = Callable[[Chunk], Sequence[Candidate]]
 Reader = Callable[[str], "bytes | None"]
 _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]+")
 _RERANK_QUERY_CHARS = 2000
+
+
+def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, source: ReviewSource, *,
+                      notes: list[str], token_model: str | None = None) -> dict[str, Context]:
+    """Rules and code for every chunk, reranked and packed; failures become notes. `token_model`
+    names the tokenizer that counts context tokens (the reviewers' model)."""
+    reranker = load_reranker(settings.rerank)
+    if not reranker.available:
+        notes.append(reranker.reason)
+    elif pruning_threshold(settings.rerank.threshold, reranker) is None:
+        notes.append(f"reranked by {reranker.name} without a pruning threshold: only the token budget and caps "
+                     f"prune (calibrate one: dualrag models calibrate DIR)")
+    count = get_estimator("fast", model=token_model).count
+    with open_rule_retriever(settings, notes) as retriever:
+        code = code_source(retriever.store if retriever else None, source.repo_root, source.read_file, notes)
+        contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker,
+                                  count_tokens=count, code_source=code)
+    return {c.chunk_id: c for c in contexts}
 
 
 @contextmanager
@@ -39,48 +61,64 @@ def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRe
     While open, `retriever.store` is the store (the code side shares its client: an embedded
     Qdrant admits one client at a time)."""
     from dualrag.embedding import Bm25Encoder, get_embedder
-    from dualrag.store import open_store
+    from dualrag.store import StoreError, StoreLockedError, open_store
 
     cfg = settings.retrieval
     try:
         store = open_store(settings.store, settings.qdrant)
-    except UserError as exc:
+    except StoreLockedError as exc:  # another run holds the store: this review goes on without rules
         notes.append(f"rule retrieval skipped: {exc}")
         yield None
         return
+    # Any other StoreError (a --store that is a file, an unreachable Qdrant URL) and an unknown
+    # embedder are configuration that cannot work: they stop the review (exit 2), not thin it.
     try:
         embedder = get_embedder(config=settings.embedding)
         sparse = Bm25Encoder(settings.embedding.bm25)
         if cfg.index_bundled:
-            _index_bundled(store, cfg.bundled_kb, embedder, sparse, notes)
-        wanted = cfg.kbs or store.knowledge_bases()
+            try:
+                index_bundled(store, cfg.bundled_kb, embedder, sparse, notes)
+            except StoreError as exc:
+                notes.append(f"bundled rules not indexed: {exc}")
         usable = []
-        for kb in wanted:
+        for kb in cfg.kbs or store.knowledge_bases():
             try:
                 store.check(kb, embedding_model=embedder.name, dim=embedder.dim, sparse_model=sparse.name)
                 usable.append(kb)
             except UserError as exc:
                 notes.append(f"knowledge base '{kb}' skipped: {exc}")
+    except BaseException:
+        store.close()
+        raise
+    try:
         yield RuleRetriever(store, embedder, sparse, usable)
-    except UserError as exc:
-        notes.append(f"rule retrieval skipped: {exc}")
-        yield None
     finally:
         store.close()
 
 
-def _index_bundled(store, kb: str, embedder, sparse, notes: list[str]) -> None:
-    """The bundled rules are ours: when the store holds them under another embedder, rebuild."""
+def index_bundled(store, kb: str, embedder, sparse, notes: list[str]) -> None:
+    """The bundled rules are ours: when the store holds them under another embedder, rebuild.
+
+    On first use they are all embedded (about 20 s with the default embedder on 2 cores): that is
+    said on the progress channel before and after, so a terminal or CI log does not sit silent."""
     from dualrag.store import IndexMismatchError
 
+    rules = load_bundled_cached()
+    started = time.perf_counter()
+    if not store.exists(kb) or store.count(kb) != len(rules):
+        progress.info("indexing %d bundled rules into %s with %s (once per store; 'dualrag index rules "
+                      "--bundled' does it ahead)", len(rules), store.location, embedder.name)
     try:
-        report = store.upsert(kb, load_bundled_cached(), embedder, sparse)
+        report = store.upsert(kb, rules, embedder, sparse)
     except IndexMismatchError:
+        progress.info("re-indexing the bundled rules with %s (the store holds another embedder's)", embedder.name)
         store.drop(kb)
-        report = store.upsert(kb, load_bundled_cached(), embedder, sparse)
+        report = store.upsert(kb, rules, embedder, sparse)
         notes.append(f"re-indexed the bundled rules: the store held them under another embedder or an older "
                      f"index schema (now {embedder.name})")
     if report.added or report.updated:
+        progress.info("indexed %d bundled rules in %.1f s", report.added + report.updated,
+                      time.perf_counter() - started)
         notes.append(f"indexed {report.added + report.updated} bundled rules into '{kb}'")
 
 

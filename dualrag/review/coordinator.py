@@ -17,7 +17,9 @@
 7. prior findings (from the VCS stage): a finding a human settled (won't fix, acknowledged,
    resolved) on an earlier push stays listed but does not count in the decision unless it got
    worse; a disagreed suggestion is conceded (dropped);
-8. decide (`decision.py`); a human's break glass forces approval and is recorded.
+8. replacements (one-click suggestions) that do not apply to the diff are demoted to prose
+   (`suggestions.py`);
+9. decide (`decision.py`); a human's break glass forces approval and is recorded.
 """
 
 from __future__ import annotations
@@ -26,15 +28,16 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from dualrag.diff.model import ChangeSet
 from dualrag.findings import SEVERITY_RANK, Finding
+from dualrag.priors import SETTLED, BreakGlass, PriorFinding, ThreadState
 from dualrag.review.decision import Coverage, decide
 from dualrag.review.fingerprint import fingerprint, loose_key
 from dualrag.review.model import Decision
 from dualrag.review.prompt import RawFinding
 from dualrag.review.reviewers import REVIEWERS
+from dualrag.review.suggestions import Reader, check_suggestions
 
 SNAP_LINES = 2
 CATEGORIES = ("correctness", "security", "performance", "reliability", "maintainability", "rule", "edi",
@@ -52,7 +55,6 @@ _CATEGORY_SYNONYMS = {
 }
 _CAP_MAJOR = frozenset({"documentation", "maintainability"})
 _WORD = re.compile(r"[a-z0-9]+")
-_SETTLED = frozenset({"resolved_by_user", "resolved_fixed", "wont_fix", "acknowledged"})
 
 
 @dataclass(frozen=True)
@@ -194,12 +196,6 @@ def _merge_reviewers(*names: str | None) -> str:
     return ",".join(seen)
 
 
-def _attr(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
 def coordinate(
     changes: ChangeSet,
     raw: Iterable[TaggedFinding],
@@ -208,8 +204,9 @@ def coordinate(
     context_rule_ids: Mapping[str, set[str]] | None = None,
     known_rule_ids: set[str] | None = None,
     coverage: Coverage,
-    prior_findings: Sequence[Any] = (),
-    break_glass: Any = None,
+    prior_findings: Sequence[PriorFinding] = (),
+    break_glass: BreakGlass | None = None,
+    read_file: Reader | None = None,
 ) -> Outcome:
     lines = _Lines(changes)
     dropped: Counter = Counter()
@@ -250,6 +247,8 @@ def coordinate(
             path=path, line=line, end_line=end, severity=map_severity(r.severity, category),  # type: ignore[arg-type]
             category=category, rule_id=rule_id, title=r.title.strip()[:200], message=r.message.strip(),
             suggestion=r.suggestion, source="llm", reviewer=item.reviewer,
+            # a replacement rewrites the lines the model named: moved or clamped, it no longer fits them
+            replacement=r.replacement if how == "exact" and (end or line) == max(r.end_line or line, line) else None,
         ))
 
     # drop LLM findings that repeat a detector finding
@@ -273,7 +272,10 @@ def coordinate(
         else:
             merged.append(f)
 
-    findings = [*detector_findings, *merged]
+    findings, demoted = check_suggestions([*detector_findings, *merged], changes, read_file=read_file)
+    if demoted:
+        notes.append("suggested replacement(s) kept as prose: "
+                     + ", ".join(f"{n} {why}" for why, n in sorted(demoted.items())))
     findings = [f.model_copy(update={"fingerprint": fingerprint(f, lines.code(f.path, f.line, f.end_line))})
                 for f in findings]
     findings, prior_notes, conceded = _apply_priors(findings, prior_findings, lines)
@@ -283,10 +285,9 @@ def coordinate(
     findings.sort(key=lambda f: (f.path, f.line, -SEVERITY_RANK[f.severity], f.source))
 
     bg = None
-    if break_glass:
-        bg = {"author": str(_attr(break_glass, "author", "") or ""), "note_id": str(_attr(break_glass, "note_id", "") or ""),
-              "text": str(_attr(break_glass, "text", "") or "")[:200]} if not isinstance(break_glass, bool) \
-            else {"author": "", "note_id": "", "text": "break glass"}
+    if break_glass is not None:
+        bg = {"author": break_glass.author, "note_id": break_glass.note_id, "text": break_glass.text[:200],
+              **({"commit": break_glass.commit} if break_glass.commit else {})}
     decision, reasons = decide(findings, coverage, break_glass=bg is not None)
     if bg is not None:
         who = f" by @{bg['author']}" if bg["author"] else ""
@@ -294,11 +295,12 @@ def coordinate(
     return Outcome(findings=findings, decision=decision, reasons=reasons, dropped=dropped, notes=notes, break_glass=bg)
 
 
-def _apply_priors(findings: list[Finding], priors: Sequence[Any], lines: _Lines) -> tuple[list[Finding], list[str], int]:
+def _apply_priors(findings: list[Finding], priors: Sequence[PriorFinding],
+                  lines: _Lines) -> tuple[list[Finding], list[str], int]:
     if not priors:
         return findings, [], 0
-    by_fp = {str(_attr(p, "fingerprint")): p for p in priors if _attr(p, "fingerprint")}
-    by_key = {str(_attr(p, "key")): p for p in priors if _attr(p, "key")}
+    by_fp = {p.fingerprint: p for p in priors if p.fingerprint}
+    by_key = {p.key: p for p in priors if p.key}
     out: list[Finding] = []
     notes: list[str] = []
     conceded = 0
@@ -306,18 +308,18 @@ def _apply_priors(findings: list[Finding], priors: Sequence[Any], lines: _Lines)
         code = lines.code(f.path, f.line, f.end_line)
         prior = by_fp.get(f.fingerprint or "") or by_key.get(loose_key(f, code))
         if prior is None:
-            prior = next((p for p in priors if _attr(p, "path") == f.path
-                          and (_attr(p, "rule_id") or _attr(p, "category")) == (f.rule_id or f.category)
-                          and _attr(p, "line") is not None and abs(int(_attr(p, "line")) - f.line) <= 3), None)
+            prior = next((p for p in priors if p.path == f.path
+                          and (p.rule_id or p.category) == (f.rule_id or f.category)
+                          and p.line is not None and abs(p.line - f.line) <= 3), None)
         if prior is None:
             out.append(f)
             continue
-        state = str(_attr(prior, "state", "open"))
-        worse = SEVERITY_RANK.get(f.severity, 0) > SEVERITY_RANK.get(str(_attr(prior, "severity", "info")), 0)
-        if state in _SETTLED and not worse:
+        state = ThreadState(prior.state)
+        worse = SEVERITY_RANK.get(f.severity, 0) > SEVERITY_RANK.get(prior.severity, 0)
+        if state in SETTLED and not worse:
             out.append(f.model_copy(update={"counted": False}))
             notes.append(f"{f.path}:{f.line} settled on an earlier push ({state}): not counted")
-        elif state == "disagreed" and f.source == "llm" and SEVERITY_RANK[f.severity] <= SEVERITY_RANK["minor"]:
+        elif state is ThreadState.DISAGREED and f.source == "llm" and SEVERITY_RANK[f.severity] <= SEVERITY_RANK["minor"]:
             conceded += 1
             notes.append(f"{f.path}:{f.line} conceded after a human disagreed")
         else:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dualrag.chunking.model import Chunk
 from dualrag.diff.model import ChangeSet, FileDiff
 from dualrag.findings import Finding
+from dualrag.review.walkthrough import Walkthrough, deterministic_walkthrough
 
 if TYPE_CHECKING:
     from dualrag.retrieval.context import Context
@@ -87,6 +88,13 @@ class ContextCodeReport(_Model):
     tokens: int
 
 
+class PrunedReport(_Model):
+    kind: str
+    label: str
+    score: float
+    reason: str  # floor | threshold | cap | budget
+
+
 class ContextReport(_Model):
     """What a chunk's reviewers get besides the diff: the packed rules and code, with scores."""
 
@@ -99,6 +107,7 @@ class ContextReport(_Model):
     threshold: float | None = None
     floor: float | None = Field(None, description="the relevance floor rules were held against (no reranker)")
     notes: list[str] = Field(default_factory=list)
+    pruned: list[PrunedReport] = Field(default_factory=list, description="candidates left out, and why")
 
     @classmethod
     def of(cls, context: Context) -> ContextReport:
@@ -109,6 +118,7 @@ class ContextReport(_Model):
                                     end_line=c.end_line, score=c.score, tokens=c.tokens) for c in context.code],
             reranked=context.reranked, budget=context.budget, used=context.used, dropped=context.dropped,
             threshold=context.threshold, floor=context.floor, notes=list(context.notes),
+            pruned=[PrunedReport(kind=p.kind, label=p.label, score=p.score, reason=p.reason) for p in context.pruned],
         )
 
 
@@ -161,21 +171,6 @@ class ReviewerRun(_Model):
     error: str | None = None
 
 
-class PriorFindingIn(_Model):
-    """What the coordinator needs of a finding posted on an earlier push. `dualrag.vcs.model.PriorFinding`
-    has these attributes too; either is accepted (duck-typed)."""
-
-    fingerprint: str
-    key: str = ""
-    path: str
-    line: int | None = None
-    severity: str
-    category: str
-    rule_id: str | None = None
-    title: str = ""
-    state: str = "open"
-
-
 class Review(_Model):
     decision: Decision = Decision.NO_VERDICT
     project_type: str
@@ -191,13 +186,20 @@ class Review(_Model):
     break_glass: dict[str, str] | None = None  # who forced approval, when a human broke the glass
     dropped: dict[str, int] = Field(default_factory=dict, description="LLM findings the coordinator dropped, by reason")
     timings: dict[str, float] = Field(default_factory=dict, description="milliseconds per stage")
+    walkthrough: Walkthrough | None = None
 
     @classmethod
     def of_changes(cls, changes: ChangeSet, **fields) -> Review:
-        return cls(
+        """The review of a change; without a `walkthrough` given, the deterministic one of its files and chunks."""
+        review = cls(
             project_type=str(changes.project_type),
             risk_tier=str(changes.risk_tier),
             tier_reasons=list(changes.tier_reasons),
             files=[FileReport.of(f) for f in changes.files],
             **fields,
         )
+        if review.walkthrough is not None:
+            return review
+        walkthrough = deterministic_walkthrough(review.files, review.chunks, project_type=review.project_type,
+                                                risk_tier=review.risk_tier, tier_reasons=review.tier_reasons)
+        return review.model_copy(update={"walkthrough": walkthrough})

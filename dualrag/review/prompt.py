@@ -20,11 +20,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from dualrag._bundled import prompt
 from dualrag.chunking.model import Chunk, HunkSlice
 from dualrag.findings import Finding
 from dualrag.llm.types import LLMRequest, Message
@@ -34,7 +34,6 @@ from dualrag.review.sanitize import sanitize
 
 MAX_DESCRIPTION_CHARS = 4_000
 MAX_INSTRUCTIONS_CHARS = 8_000
-INSTRUCTION_FILES = ("AGENTS.md", "REVIEW.md")
 
 
 # ------------------------------------------------------------------------------ answer schema
@@ -54,6 +53,7 @@ class RawFinding(BaseModel):
     title: str = Field(min_length=1)
     message: str = ""
     suggestion: str | None = None
+    replacement: str | None = None  # optional: the new text of lines line..end_line (checked before use)
 
     @model_validator(mode="before")
     @classmethod
@@ -83,7 +83,7 @@ class RawFinding(BaseModel):
             return int(value.strip())
         return value
 
-    @field_validator("rule_id", "suggestion", mode="before")
+    @field_validator("rule_id", "suggestion", "replacement", mode="before")
     @classmethod
     def _empty(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() or value in ("null", "none") else value
@@ -102,7 +102,7 @@ class ReviewAnswer(BaseModel):
 
 @lru_cache(maxsize=None)
 def template(name: str) -> str:
-    return resources.files("dualrag").joinpath("prompts", f"{name}.md").read_text(encoding="utf-8")
+    return prompt(name)
 
 
 @lru_cache(maxsize=None)
@@ -234,6 +234,10 @@ def compact_message(chunk: Chunk, context: Context | None, info: ChangeInfo, *,
     description = sanitize(info.description, limit=MAX_DESCRIPTION_CHARS)
     if title or description:
         sections.append(f"<mr_description>\n{title}\n{description}".rstrip() + "\n</mr_description>")
+    subjects = "\n".join(filter(None, (sanitize(m.strip().split("\n")[0], limit=200)
+                                       for m in info.commit_messages[:20])))
+    if subjects:  # the first line of each: the intent, in few tokens
+        sections.append(f"<commit_messages>\n{subjects}\n</commit_messages>")
     sections.append(f"<diff>\n{numbered_diff(chunk.hunks, statuses)}\n</diff>")
     members = render_members(chunk)
     if members:

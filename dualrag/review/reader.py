@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dualrag.config import Settings
-from dualrag.llm.config import LLMConfig
+from dualrag.config.llm import LLMConfig, ModelSpec
 from dualrag.review.reviewers import Reviewer
 
 COMPACT_WINDOW = 32_768
@@ -32,6 +32,11 @@ class ReaderModel:
     model: str  # PROVIDER:MODEL
     window: int
     max_output: int  # what one answer may take: the capability's cap, at most [llm] max_output_tokens
+
+    @property
+    def name(self) -> str:
+        """The model without its provider (what tokenizers and window tables know it by)."""
+        return ModelSpec.parse(self.model).model
 
     @property
     def compact(self) -> bool:

@@ -7,7 +7,8 @@ to close the tag and continue "outside" it, so every opening or closing tag of a
 is removed from it (case-insensitive, with spaces, attributes or zero-width characters inside,
 repeated until nothing is left — removing one tag cannot assemble another).
 
-This is one of two defences. The other is structural: the decision is computed from validated
+This is one of three defences. Text addressed to a reviewer is detected (and the decision made
+no_verdict) by `dualrag/checks/injection.py`; and structurally, the decision is computed from validated
 findings by `dualrag.review.decision`, never read from model prose, so an injected "approve"
 can at worst suppress findings, never produce an approval that findings contradict.
 """
@@ -64,54 +65,3 @@ def sanitize(text: str | None, *, limit: int | None = None) -> str:
 
 def has_boundary_tag(text: str) -> bool:
     return bool(_TAG.search(_INVISIBLE.sub("", text or "")))
-
-
-_INJECTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|"
-    r"system|reviewer)\s+(?:instructions?|prompts?|rules|messages|guidelines)"
-    r"|\byou\s+are\s+now\b|\bnew\s+instructions\s*:|\bsystem\s*prompt\s*:"
-    r"|\b(?:approve|lgtm)\s+(?:this|the)\s+(?:mr|merge\s+request|pull\s+request|pr|change)\b"
-    r"|\b(?:do\s+not|don't)\s+(?:report|flag)\s+(?:any|this|these)\b"
-    r"|忽略(?:之前|以上|前面)的?(?:所有)?(?:指令|说明|提示)",
-    re.IGNORECASE,
-)
-
-
-def injection_marker(text: str | None) -> str | None:
-    """The first phrase that addresses an automated reviewer (prompt injection), or None."""
-    m = _INJECTION.search(_INVISIBLE.sub("", text or ""))
-    return m.group(0) if m else None
-
-
-def find_injection(changes, info) -> tuple[list, list[str]]:
-    """Prompt injection in what the author controls: (findings on added diff lines, where).
-
-    A marker in the title, description, commit messages or instructions, or on an added line,
-    makes the decision no_verdict (dualrag/review/decision.py): a human must look.
-    """
-    from dualrag.findings import Finding
-
-    where: list[str] = []
-    for name, text in (("the title", info.title), ("the description", info.description),
-                       ("the repository instructions", info.instructions),
-                       ("the commit messages", "\n".join(info.commit_messages))):
-        if injection_marker(text):
-            where.append(name)
-    found = []
-    for f in changes.reviewable:
-        if f.binary:
-            continue
-        for h in f.hunks:
-            for line in h.lines:
-                if line.kind == "+" and line.new_no is not None:
-                    marker = injection_marker(line.text)
-                    if marker:
-                        found.append(Finding(
-                            path=f.path, line=line.new_no, severity="major", category="security",
-                            title="Text addressed to an automated reviewer (prompt injection)",
-                            message=f"The added line contains {marker!r}, an instruction aimed at an AI reviewer. "
-                                    "It was ignored; a human must review this change.",
-                            source="detector"))
-    if found:
-        where.append("the diff")
-    return found, where

@@ -28,6 +28,7 @@ from typing import Any
 
 from dualrag.chunking.model import Chunk, HunkSlice
 from dualrag.diff.model import ChangeSet
+from dualrag.errors import UserError
 from dualrag.findings import Finding
 from dualrag.llm.errors import ContextOverflow, LLMError, OutputError, ProviderError, Truncated, Unavailable
 from dualrag.llm.telemetry import EventSink
@@ -60,6 +61,18 @@ class _Job:
     context: Context | None
 
 
+def explain_folder(path: str | Path) -> Path:
+    """The --explain folder, created; a path that is a file or cannot be created is the user's to fix."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"--explain {path}: not a folder (a file of that name exists)") from None
+    except OSError as exc:
+        raise UserError(f"--explain {path}: cannot create the folder ({exc.strerror or exc})") from None
+    return folder
+
+
 class ReviewStage:
     def __init__(self, changes: ChangeSet, info: ChangeInfo, *, detector_findings: Sequence[Finding] = (),
                  explain_dir: str | Path | None = None, sink: EventSink | None = None,
@@ -74,7 +87,7 @@ class ReviewStage:
         self.statuses = {f.path: str(f.status) for f in changes.files}
         self._lock = threading.Lock()
         if self.explain is not None:
-            self.explain.mkdir(parents=True, exist_ok=True)
+            explain_folder(self.explain)
 
     # ------------------------------------------------------------------ run
     def run(self, chunks: Sequence[Chunk], contexts: Mapping[str, Context], clients: Mapping[str, Any],

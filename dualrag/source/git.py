@@ -21,6 +21,10 @@ _GIT_DIFF = [
     "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", "--find-copies",
     "--src-prefix=a/", "--dst-prefix=b/",
 ]
+# Local work never includes dualrag's own folder (the default store): not even when it was
+# committed or staged before it ignored itself (dualrag.store writes `.dualrag/.gitignore`).
+OWN_FOLDER = ".dualrag"
+_LOCAL_WORK = ("--", ":(top)", f":(top,exclude){OWN_FOLDER}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,19 +61,22 @@ class GitRepo:
         base_id, head_id = self.verify_ref(base), self.verify_ref(head)
         return self._git(*_GIT_DIFF, f"{base_id}...{head_id}", "--", limit=limit)
 
+    def has_commits(self) -> bool:
+        return self._ok("rev-parse", "--verify", "--quiet", "HEAD")
+
     def diff_staged(self, limit: int) -> bytes:
-        return self._git(*_GIT_DIFF, "--cached", "--", limit=limit)
+        return self._git(*_GIT_DIFF, "--cached", *_LOCAL_WORK, limit=limit)
 
     def diff_worktree(self, limit: int) -> bytes:
         """Everything not yet committed: staged and unstaged changes plus untracked files."""
-        has_head = self._ok("rev-parse", "--verify", "--quiet", "HEAD")
-        tracked = self._git(*_GIT_DIFF, "HEAD" if has_head else "--cached", "--", limit=limit)
+        has_head = self.has_commits()
+        tracked = self._git(*_GIT_DIFF, "HEAD" if has_head else "--cached", *_LOCAL_WORK, limit=limit)
         parts = [tracked]
         size = len(tracked)
         # From the root, like the tracked diff: paths stay repository-relative and untracked
         # files outside a --repo subfolder are not lost.
         root = ("-C", str(self.root))
-        untracked = self._git(*root, "ls-files", "--others", "--exclude-standard", "-z").split(b"\0")
+        untracked = self._git(*root, "ls-files", "--others", "--exclude-standard", "-z", *_LOCAL_WORK).split(b"\0")
         for name in filter(None, untracked):
             # --no-index exits 1 when the files differ, which for /dev/null they always do.
             part = self._git(

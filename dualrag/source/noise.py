@@ -23,7 +23,8 @@ VENDOR_DIRS = frozenset({
     "vendor", "vendors", "third_party", "third-party", "thirdparty",
     "node_modules", "bower_components", "pods",
 })
-# Build-tool output folders for generated sources (Maven, Gradle, annotation processors).
+# Build-tool output folders for generated sources (Maven, Gradle, annotation processors): a hint
+# only, a file there is skipped when its first lines carry a generated marker.
 GENERATED_DIRS = frozenset({"generated", "generated-sources", "generated-src", "__generated__"})
 _MINIFIED = re.compile(r"[.-]min\.(js|mjs|cjs|css)$")
 _BUNDLE = re.compile(r"\.(bundle|chunk)\.(js|mjs|css)$")
@@ -81,9 +82,6 @@ class NoiseFilter:
         vendored = next((d for d in folders if d.lower() in VENDOR_DIRS), None)
         if vendored:
             return f"vendored tree ({vendored}/)"
-        generated = next((d for d in folders if d.lower() in GENERATED_DIRS), None)
-        if generated:
-            return f"generated (folder {generated}/)"
         if _MINIFIED.search(name):
             return "minified asset"
         if _BUNDLE.search(name):
@@ -93,11 +91,15 @@ class NoiseFilter:
         if self._any_extra.match(path):
             pattern = next((p for p, spec in self._extra if spec.match(path)), "extra_patterns")
             return f"matches noise pattern '{pattern}'"
+        # A generated-sources folder is only a hint: the file must say it is generated (a folder
+        # name costs an attacker nothing, and code under it would otherwise go unread).
+        generated = next((d for d in folders if d.lower() in GENERATED_DIRS), None)
         for number, line in enumerate(head[: self._config.marker_lines], start=1):
             lowered = line.lower()
             marker = next((m for m, low in self._markers if low in lowered), None)
             if marker:
-                return f"generated (marker '{marker}' in line {number})"
+                where = f" in folder {generated}/" if generated else ""
+                return f"generated (marker '{marker}' in line {number}{where})"
         if language in _MINIFIABLE and longest_line > _MINIFIED_LINE:
             return f"minified content (a line of {longest_line} characters)"
         return None

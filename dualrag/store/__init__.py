@@ -10,7 +10,8 @@
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .config import StoreConfig
+from dualrag.config.store import StoreConfig
+
 from .errors import IndexMismatchError, StoreError, StoreLockedError, UnknownKnowledgeBaseError
 
 if TYPE_CHECKING:

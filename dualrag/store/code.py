@@ -31,11 +31,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 from qdrant_client import QdrantClient, models
 
+from dualrag.config.store import StoreConfig
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder
 from dualrag.units import CodeSymbol
 
-from .config import StoreConfig
 from .errors import IndexMismatchError, StoreError, UnknownKnowledgeBaseError
 from .qdrant import DENSE, MANIFEST_KEY, SPARSE, RuleStore, _batches, open_store
 

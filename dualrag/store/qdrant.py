@@ -19,6 +19,7 @@ Writes are incremental and all-or-nothing per call:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -28,11 +29,12 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 from qdrant_client import QdrantClient, models
 
+from dualrag.config.store import StoreConfig
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder, SparseVec
+from dualrag.source.git import OWN_FOLDER
 from dualrag.units import RuleUnit
 
-from .config import StoreConfig
 from .errors import IndexMismatchError, StoreError, StoreLockedError, UnknownKnowledgeBaseError
 from .filters import RuleFilter
 
@@ -101,27 +103,45 @@ def dense_text(unit: RuleUnit) -> str:
     return text
 
 
+def _probe(url: str, api_key: str | None, timeout: float) -> None:
+    """Fail fast on a server that does not answer: the client's own timeout is per request and long."""
+    import httpx
+
+    try:
+        answer = httpx.get(url.rstrip("/") + "/readyz", timeout=timeout,
+                           headers={"api-key": api_key} if api_key else None)
+    except httpx.HTTPError as exc:
+        raise StoreError(f"cannot reach Qdrant at {url} within {timeout:g} s ({type(exc).__name__}): check "
+                         "qdrant.url, or drop it for the embedded store") from None
+    if answer.status_code >= 400:
+        raise StoreError(f"{url} answered HTTP {answer.status_code} to /readyz: not a Qdrant server that is ready "
+                         "(check qdrant.url)")
+
+
 def open_store(path: str | Path | None = None, config: StoreConfig | None = None) -> RuleStore:
     """Open the embedded store at `path` (created if missing), or the server of `config.url`."""
     config = config or StoreConfig()
     if config.url:
-        client = QdrantClient(
-            url=config.url,
-            api_key=config.api_key.get_secret_value() if config.api_key else None,
-            prefer_grpc=config.prefer_grpc,
-            timeout=int(config.timeout),
-        )
+        api_key = config.api_key.get_secret_value() if config.api_key else None
+        _probe(config.url, api_key, config.connect_timeout)
+        client = QdrantClient(url=config.url, api_key=api_key, prefer_grpc=config.prefer_grpc,
+                              timeout=int(config.timeout), check_compatibility=False)
         try:
             client.get_collections()
         except Exception as exc:
             client.close()
-            raise StoreError(f"cannot reach Qdrant at {config.url}: {exc}") from None
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreError(f"cannot use Qdrant at {config.url}: {first_line}") from None
         return RuleStore(client, config, location=config.url, embedded=False)
     if path is None:
         raise StoreError("no store: give a store directory (--store) or a Qdrant URL")
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]+:/", str(path)):  # (a Path keeps one slash) not a folder `http:`
+        raise StoreError(f"store {path} is a URL, not a folder: give a Qdrant server as qdrant.url "
+                         "(DUALRAG_QDRANT__URL)")
     location = Path(path)
     if location.exists() and not location.is_dir():
         raise StoreError(f"store {location} is not a directory")
+    keep_out_of_git(location)
     deadline = time.monotonic() + config.lock_timeout
     while True:
         try:
@@ -140,6 +160,20 @@ def open_store(path: str | Path | None = None, config: StoreConfig | None = None
         except (OSError, ValueError) as exc:
             raise StoreError(f"cannot open store {location}: {exc}") from None
     return RuleStore(client, config, location=str(location), embedded=True)
+
+
+def keep_out_of_git(location: Path) -> None:
+    """An embedded store is local data: `git add -A` must not commit it, nor a review of the worktree
+    read it. `.dualrag/` (the default store's folder), else the store folder, gets a `.gitignore` of `*`."""
+    folder = location.parent if location.parent.name == OWN_FOLDER else location
+    ignore = folder / ".gitignore"
+    if ignore.exists():
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        ignore.write_text("# written by dualrag: local data (the store), never committed\n*\n", encoding="utf-8")
+    except OSError:
+        pass  # a read-only store (baked into a runner image) is in nobody's worktree
 
 
 class RuleStore:

@@ -39,6 +39,7 @@ class Placed:
     fingerprint: str
     key: str
     anchor: Anchor | None
+    span: tuple[int, int] | None = None  # new lines a one-click suggestion replaces (all shown by the diff)
 
 
 class DiffIndex:
@@ -86,6 +87,19 @@ class DiffIndex:
             return Anchor(finding.path, old_path, None, finding.line, "-")
         return None
 
+    def span(self, finding: Finding, anchor: Anchor | None) -> tuple[int, int] | None:
+        """The lines `finding.replacement` replaces, when the comment sits on the first of them and
+        the platform's diff shows every one on the new side (else no suggestion can be applied)."""
+        if finding.replacement is None or anchor is None or anchor.new_line != finding.line:
+            return None
+        lines = self._new.get(finding.path, {})
+        end = max(finding.end_line or finding.line, finding.line)
+        old = [lines[n][2] for n in range(finding.line, end + 1) if n in lines]
+        if len(old) != end - finding.line + 1 or old == finding.replacement.split("\n"):
+            return None
+        return finding.line, end
+
     def place(self, finding: Finding) -> Placed:
         code = self.code(finding)
-        return Placed(finding, fingerprint(finding, code), loose_key(finding, code), self.anchor(finding))
+        anchor = self.anchor(finding)
+        return Placed(finding, fingerprint(finding, code), loose_key(finding, code), anchor, self.span(finding, anchor))

@@ -4,8 +4,15 @@ no thread resolution). Plain HTTP; PyGithub is not needed.
 REST: GET /repos/{o}/{r}/pulls/{n}, GET .../issues/{n}/comments (Link pagination),
 GET .../pulls/{n}/reviews, POST .../pulls/{n}/comments (line + side), POST .../comments/{id}/replies,
 POST/PATCH issue comments (the summary), POST .../pulls/{n}/reviews (APPROVE / COMMENT /
-REQUEST_CHANGES), PUT .../reviews/{id}/dismissals, GET .../pulls/{n}/files (no checkout).
+REQUEST_CHANGES), PUT .../reviews/{id}/dismissals, GET .../pulls/{n}/files (no checkout),
+GET .../pulls/{n}/commits (the author's commit messages), and only when someone wrote the
+break-glass phrase: GET /repos/{o}/{r}/collaborators/{user}/permission.
 GraphQL: pullRequest.reviewThreads (paginated), resolveReviewThread, unresolveReviewThread.
+
+Break glass and commits: a review carries the commit it was submitted on (`commit_id`), a review
+comment the commit it was written on (`originalCommit`); a conversation comment carries none, and
+GitHub records no time a head was pushed (commit dates are the author's own), so a conversation
+comment breaks the glass only when it names the head commit.
 """
 
 from __future__ import annotations
@@ -16,10 +23,12 @@ from pathlib import Path
 
 import httpx
 
+from dualrag.config import VcsConfig
+from dualrag.config.vcs import GITHUB_ROLES
 from dualrag.errors import UserError
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import Placed
-from dualrag.vcs.http import RestClient, RetryPolicy, VcsError, VcsNotFound, VcsRejected
+from dualrag.vcs.http import RestClient, RetryPolicy, VcsAuthError, VcsError, VcsNotFound, VcsRejected
 from dualrag.vcs.render import parse_title
 from dualrag.vcs.state import HumanNote, MRState
 from dualrag.vcs.sync import BotThread, Reply
@@ -30,7 +39,7 @@ DECISION = "<!-- dualrag:decision -->"
 _THREADS = """query($owner:String!,$name:String!,$number:Int!,$after:String){repository(owner:$owner,name:$name){
 pullRequest(number:$number){reviewThreads(first:100,after:$after){pageInfo{hasNextPage endCursor}
 nodes{id isResolved resolvedBy{login} path line originalLine
-comments(first:100){nodes{databaseId body author{login}}}}}}}}"""
+comments(first:100){nodes{databaseId body createdAt author{login} originalCommit{oid}}}}}}}}"""
 _RESOLVE = "mutation($id:ID!){resolveReviewThread(input:{threadId:$id}){thread{id isResolved}}}"
 _UNRESOLVE = "mutation($id:ID!){unresolveReviewThread(input:{threadId:$id}){thread{id isResolved}}}"
 
@@ -81,6 +90,7 @@ class GitHubAdapter:
         self.repo = f"/repos/{owner}/{name}"
         self.pr = f"{self.repo}/pulls/{self.number}"
         self.bot = bot
+        self._roles: dict[str, str] = {}
 
     def _gql(self, query: str, **variables) -> dict:
         resp = self.client.post(self.graphql, {"query": query, "variables": variables}) or {}
@@ -93,7 +103,11 @@ class GitHubAdapter:
     def load(self) -> MRState:
         pr = self.client.get(self.pr) or {}
         state = MRState(head_sha=(pr.get("head") or {}).get("sha", ""), base_sha=(pr.get("base") or {}).get("sha", ""),
-                        start_sha=(pr.get("base") or {}).get("sha", ""), bot=self.bot)
+                        start_sha=(pr.get("base") or {}).get("sha", ""), bot=self.bot,
+                        author=_login((pr.get("user") or {}).get("login")) or None, title=pr.get("title") or "",
+                        description=pr.get("body") or "")
+        state.commit_messages = [(c.get("commit") or {}).get("message") or ""
+                                 for c in self.client.paginate(f"{self.pr}/commits")]
         bot = _login(self.bot)
         after = None
         while True:
@@ -111,13 +125,14 @@ class GitHubAdapter:
                 if state.summary_id is None:
                     state.summary_id, state.summary_body = str(c["id"]), body
             elif who != bot and not markers.has_marker(body):
-                state.human_notes.append(HumanNote(str(c["id"]), who, body))
+                state.human_notes.append(HumanNote(str(c["id"]), who, body, created_at=c.get("created_at")))
         for r in self.client.paginate(f"{self.pr}/reviews"):
             who, body = _login((r.get("user") or {}).get("login")), r.get("body") or ""
             if who == bot and DECISION in body:
                 state.last_event, state.blocking_id = r.get("state"), str(r.get("id"))
             elif who != bot and body and not markers.has_marker(body):
-                state.human_notes.append(HumanNote(f"review-{r.get('id')}", who, body))
+                state.human_notes.append(HumanNote(f"review-{r.get('id')}", who, body,
+                                                   created_at=r.get("submitted_at"), commit=r.get("commit_id")))
         state.approved = state.last_event == "APPROVED"
         state.blocking_open = state.last_event == "CHANGES_REQUESTED"
         return state
@@ -131,8 +146,13 @@ class GitHubAdapter:
         meta = markers.parse_finding(first.get("body")) if ours else None
         replies = [Reply(str(c.get("databaseId")), _login((c.get("author") or {}).get("login")) or "?",
                          c.get("body") or "", _login((c.get("author") or {}).get("login")) == bot) for c in comments[1:]]
+        humans = [HumanNote(str(c.get("databaseId")), _login((c.get("author") or {}).get("login")) or "?",
+                            c.get("body") or "", created_at=c.get("createdAt"),
+                            commit=(c.get("originalCommit") or {}).get("oid"))
+                  for c in comments[0 if not ours else 1:]
+                  if _login((c.get("author") or {}).get("login")) != bot]
         if not meta:
-            state.human_notes.extend(HumanNote(r.note_id, r.author, r.body) for r in replies if not r.by_bot)
+            state.human_notes.extend(humans)
             return
         state.threads.append(BotThread(
             thread_id=str(t["id"]), fingerprint=meta.get("fp", ""), key=meta.get("key", ""),
@@ -143,7 +163,24 @@ class GitHubAdapter:
             commit=None if meta.get("commit") in (None, "-") else meta["commit"], replies=replies,
             platform={"comment_id": first.get("databaseId")},
         ))
-        state.human_notes.extend(HumanNote(r.note_id, r.author, r.body) for r in replies if not r.by_bot)
+        state.human_notes.extend(humans)
+
+    def may_break_glass(self, note: HumanNote, policy: VcsConfig) -> tuple[bool, str]:
+        """The author's role on the repository (`role_name`; custom roles by their base `permission`)."""
+        need = policy.github_break_glass_role
+        if note.author not in self._roles:
+            try:
+                got = self.client.get(f"{self.repo}/collaborators/{note.author}/permission") or {}
+                role = got.get("role_name") if got.get("role_name") in GITHUB_ROLES else got.get("permission")
+            except (VcsNotFound, VcsAuthError):  # no collaborator, or a token that may not ask: no role
+                role = None
+            self._roles[note.author] = role if role in GITHUB_ROLES else "none"
+        role = self._roles[note.author]
+        ok = role != "none" and GITHUB_ROLES.index(role) >= GITHUB_ROLES.index(need)
+        return ok, f"role {role}" + ("" if ok else f" (needs {need})")
+
+    def head_pushed_at(self, state: MRState) -> str | None:
+        return None  # not recorded: see the module's docstring
 
     def diff(self) -> bytes:
         parts: list[str] = []
@@ -170,6 +207,8 @@ class GitHubAdapter:
         assert a is not None
         payload = {"body": body, "commit_id": state.head_sha, "path": a.path if a.new_line else a.old_path,
                    "line": a.new_line or a.old_line, "side": "RIGHT" if a.new_line else "LEFT"}
+        if placed.span is not None and placed.span[1] > placed.span[0]:  # a suggestion replaces the lines commented on
+            payload.update(start_line=placed.span[0], start_side="RIGHT", line=placed.span[1])
         resp = self.client.request("POST", f"{self.pr}/comments", json=payload, allow=(400, 422))
         return resp.status_code < 400
 

@@ -4,7 +4,9 @@ Calls used: GET /user, GET /projects/:id/merge_requests/:iid (diff_refs), GET ..
 (paginated, X-Next-Page), POST .../discussions (inline: position with base/start/head sha,
 old/new path, new_line and/or old_line, line_code), POST .../discussions/:id/notes,
 PUT .../discussions/:id (resolved), PUT .../notes/:id, POST .../notes, GET .../approvals,
-POST .../approve, POST .../unapprove, GET .../diffs (when there is no checkout).
+POST .../approve, POST .../unapprove, GET .../diffs (when there is no checkout),
+GET .../commits (the author's commit messages), and only when someone wrote the break-glass phrase:
+GET /projects/:id/members/all/:user_id (access level), GET .../versions (when the head was pushed).
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from urllib.parse import quote
 
 import httpx
 
+from dualrag.config import VcsConfig
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import Placed
-from dualrag.vcs.http import RestClient, RetryPolicy, VcsNotFound, VcsRejected
+from dualrag.vcs.http import RestClient, RetryPolicy, VcsAuthError, VcsNotFound, VcsRejected
 from dualrag.vcs.render import parse_title
 from dualrag.vcs.state import HumanNote, MRState
 from dualrag.vcs.sync import BotThread, Reply
 
 TOKEN_ENV = "DUALRAG_GITLAB_TOKEN"
+ACCESS = {10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,9 @@ class GitLabAdapter:
         self.client = RestClient(f"{target.server_url.rstrip('/')}/api/v4", headers={"PRIVATE-TOKEN": token},
                                  secret=token, token_hint=f"{TOKEN_ENV} (scope: api)", retry=retry,
                                  timeout_s=timeout_s, transport=transport, **kw)
-        self.mr = f"/projects/{quote(str(target.project_id), safe='')}/merge_requests/{int(target.mr_iid)}"
+        self.project = f"/projects/{quote(str(target.project_id), safe='')}"
+        self.mr = f"{self.project}/merge_requests/{int(target.mr_iid)}"
+        self._access: dict[str, int] = {}
 
     # ------------------------------------------------------------------ read
     def load(self) -> MRState:
@@ -52,7 +58,11 @@ class GitLabAdapter:
         me = self.client.get("/user") or {}
         bot = me.get("username")
         state = MRState(head_sha=head, base_sha=refs.get("base_sha") or "", start_sha=refs.get("start_sha") or "",
-                        bot=bot)
+                        bot=bot, author=(mr.get("author") or {}).get("username"), title=mr.get("title") or "",
+                        description=mr.get("description") or "")
+        # newest first on the API; oldest first here, as the author wrote them
+        state.commit_messages = [c.get("message") or c.get("title") or ""
+                                 for c in self.client.paginate(f"{self.mr}/commits")][::-1]
         for d in self.client.paginate(f"{self.mr}/discussions"):
             notes = [n for n in d.get("notes") or [] if not n.get("system")]
             if not notes:
@@ -75,9 +85,9 @@ class GitLabAdapter:
             for n in notes:  # human comments anywhere: break glass is read from these
                 who = (n.get("author") or {}).get("username") or "?"
                 if who != bot and not markers.has_marker(n.get("body")):
-                    state.human_notes.append(HumanNote(str(n["id"]), who, n.get("body") or ""))
+                    state.human_notes.append(_human(n))
         for t in state.threads:
-            state.human_notes.extend(HumanNote(r.note_id, r.author, r.body) for r in t.replies if not r.by_bot)
+            state.human_notes.extend(_human(n) for n in t.platform.get("human_notes", ()))
         approvals = self.client.get(f"{self.mr}/approvals") or {}
         state.approved = any((a.get("user") or {}).get("username") == bot for a in approvals.get("approved_by") or [])
         return state
@@ -97,7 +107,32 @@ class GitLabAdapter:
             rule_id=meta.get("rule"),
             resolved=bool(first.get("resolved")), resolved_by_bot=resolver == bot,
             commit=None if meta.get("commit") in (None, "-") else meta["commit"], replies=replies,
+            platform={"human_notes": [n for n in notes[1:] if (n.get("author") or {}).get("username") != bot]},
         )
+
+    def may_break_glass(self, note: HumanNote, policy: VcsConfig) -> tuple[bool, str]:
+        """The author's access level on the project, inherited memberships included (404: none)."""
+        need = policy.gitlab_break_glass_access
+        if note.author_id is None:
+            return False, f"an unknown access level (needs {_level(need)})"
+        if note.author_id not in self._access:
+            try:
+                member = self.client.get(f"{self.project}/members/all/{quote(note.author_id, safe='')}") or {}
+                self._access[note.author_id] = int(member.get("access_level") or 0)
+            except (VcsNotFound, VcsAuthError):  # no member, or a token that may not see members: no access
+                self._access[note.author_id] = 0
+        level = self._access[note.author_id]
+        have = _level(level) if level else "no membership"
+        return level >= need, have if level >= need else f"{have} (needs {_level(need)})"
+
+    def head_pushed_at(self, state: MRState) -> str | None:
+        """The MR's latest diff version (one per push, newest first) is the head's: its creation time."""
+        try:
+            versions = self.client.get(f"{self.mr}/versions", per_page=1) or []
+        except (VcsNotFound, VcsAuthError):
+            return None
+        latest = versions[0] if isinstance(versions, list) and versions else {}
+        return latest.get("created_at") if latest.get("head_commit_sha") == state.head_sha else None
 
     def diff(self) -> bytes:
         """The merge request's diff from the API, as a git diff (for jobs without a checkout)."""
@@ -177,3 +212,13 @@ class GitLabAdapter:
             return "unapproved" if done == "unchanged" else f"unapproved, {done}"
         return done
 
+
+def _human(n: dict) -> HumanNote:
+    author = n.get("author") or {}
+    return HumanNote(str(n["id"]), author.get("username") or "?", n.get("body") or "",
+                     author_id=str(author["id"]) if author.get("id") is not None else None,
+                     created_at=n.get("created_at"))
+
+
+def _level(level: int) -> str:
+    return f"{ACCESS.get(level, 'access')} ({level})"

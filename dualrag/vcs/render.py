@@ -6,7 +6,9 @@ import re
 from collections.abc import Sequence
 
 from dualrag.findings import Finding
+from dualrag.publish.blocks import closed_fences, fenced, suggestion_prose
 from dualrag.review.model import Review
+from dualrag.source.text import neutralise
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import Placed
 from dualrag.vcs.model import BreakGlass
@@ -20,16 +22,27 @@ LABEL = {
 }
 
 
-def finding_body(p: Placed, commit: str | None) -> str:
+def finding_body(p: Placed, commit: str | None, platform: str = "gitlab") -> str:
     f = p.finding
     rule = f" · `{f.rule_id}`" if f.rule_id else ""
     out = [markers.finding_marker(p.fingerprint, p.key, f.severity, commit, category=f.category, rule=f.rule_id),
-           f"**{_ICON.get(f.severity, '•')} {f.severity}** — {_one_line(f.title)}{rule}", "", f.message.strip()]
+           f"**{_ICON.get(f.severity, '•')} {f.severity}** — {_one_line(f.title)}{rule}", "",
+           closed_fences(f.message.strip())]
     if f.suggestion:
-        out += ["", f"**Suggestion:** {f.suggestion.strip()}"]
+        out += ["", *suggestion_prose(f)]
+    if p.span is not None and f.replacement is not None:
+        out += ["", *suggestion_block(f.replacement, p.span, platform)]
     out += ["", f"<sub>dualrag · {f.category} · {f.source} · reply *won't fix*, *acknowledged* or "
                 f"*I disagree …*</sub>"]
-    return "\n".join(out)
+    return neutralise("\n".join(out))  # titles, messages and paths come from the change and the model
+
+
+def suggestion_block(replacement: str, span: tuple[int, int], platform: str) -> list[str]:
+    """A one-click suggestion for a comment on the span's first line. GitLab counts the lines it
+    replaces from the commented line (`-0+N`); GitHub replaces the lines the comment spans."""
+    first, last = span
+    info = f"suggestion:-0+{last - first}" if platform == "gitlab" else "suggestion"
+    return ["**Suggested change:**", "", *fenced(replacement, info)]
 
 
 def parse_title(body: str) -> str:
@@ -45,10 +58,46 @@ def _where(f: Finding) -> str:
     return f"`{f.path}:{f.line}`"
 
 
+USAGE = "<sub>LLM usage of the run that wrote this summary:"
+MAX_SKIPPED_LISTED = 20
+
+
+def for_the_mr(review: Review) -> tuple[list[str], list[str]]:
+    """(notes for the MR summary, notes for the job log). The MR gets what a run did to the change
+    itself, the same on every run of a commit: a finding's fate (`path:line …`) and a cap that left
+    part of the change sampled or unreviewed (`limits.…`). How the run went (rules indexed,
+    reranking, estimators, reviewers, failures) is for the operator."""
+    paths = tuple(f.path for f in review.files)
+    mr, log = [], []
+    for n in filter(None, review.notes):
+        about_a_finding = any(n.startswith(p + ":") and re.match(r"\d+ ", n[len(p) + 1:]) for p in paths)
+        (mr if about_a_finding or "limits." in n else log).append(n)
+    return mr, log
+
+
+def usage_line(review: Review) -> str | None:
+    u = review.usage
+    if not u.calls:
+        return None
+    cache = f" (cache read {u.cache_read_tokens:,})" if u.cache_read_tokens else ""
+    cost = f" · ${u.cost_usd:.4f}" if u.cost_usd else ""
+    return (f"{USAGE} {u.calls} request(s) · {u.input_tokens:,} tokens in{cache} · {u.output_tokens:,} out"
+            f"{cost}</sub>")
+
+
+def same_summary(old: str, new: str) -> bool:
+    """Equal but for the usage line: a re-run of a commit spends tokens, and says so in the job log."""
+    def strip(body: str) -> list[str]:
+        return [line for line in body.splitlines() if not line.startswith(USAGE)]
+    return strip(old) == strip(new)
+
+
 def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored: Sequence[Placed],
-                 break_glass: BreakGlass | None, decision: str, refused: Sequence[str] = ()) -> str:
-    """The one summary note. Deterministic for a given commit and state: a second run on the same
-    commit produces the same bytes and the note is left alone."""
+                 break_glass: BreakGlass | None, decision: str, refused: Sequence[str] = (),
+                 notes: Sequence[str] | None = None) -> str:
+    """The one summary note. Deterministic for a given commit and state but for its usage line: a
+    second run on the same commit leaves the note alone (`same_summary`). `notes`: the review's
+    notes meant for the MR (`for_the_mr`; default: all of them)."""
     counts: dict[str, int] = {}
     for f in review.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
@@ -58,18 +107,30 @@ def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored
            f"Commit `{head_sha[:12]}` · risk tier **{review.risk_tier}** · project **{review.project_type}** · "
            f"{reviewed} file(s) reviewed, {len(review.files) - reviewed} skipped", "",
            f"**Findings:** {len(review.findings)} ({sev}) · open threads: {open_threads}"]
+    if review.decision_reasons:
+        out += ["", f"**Why:** {_one_line('; '.join(review.decision_reasons))}"]
     if break_glass is not None:
-        out += ["", f"> **Break glass** by @{break_glass.author}: approval forced by a human override "
-                    f"(note {break_glass.note_id}); the findings stay listed."]
+        on = f" on `{break_glass.commit[:12]}`" if break_glass.commit else ""
+        out += ["", f"> **Break glass** by @{break_glass.author}{on}: approval forced by a human override "
+                    f"(note {break_glass.note_id}); the findings stay listed. A new push needs a new one."]
     if unanchored:
         out += ["", "### Not on a line of the diff", "",
                 "These findings could not be placed as inline comments:", ""]
         out += [f"- {_where(p.finding)} **{p.finding.severity}** {_one_line(p.finding.title)}: "
                 f"{_one_line(p.finding.message)}" for p in unanchored]
-    notes = [n for n in review.notes if n]
+    skipped = [f for f in review.files if f.skipped_reason]
+    if skipped:
+        out += ["", f"<details><summary>Skipped files ({len(skipped)})</summary>", ""]
+        out += [f"- `{f.path}`: {_one_line(f.skipped_reason or '')}" for f in skipped[:MAX_SKIPPED_LISTED]]
+        out += [f"- … and {len(skipped) - MAX_SKIPPED_LISTED} more"] if len(skipped) > MAX_SKIPPED_LISTED else []
+        out += ["", "</details>"]
+    notes = [n for n in (review.notes if notes is None else notes) if n]
     if notes:
         out += ["", "<details><summary>Notes</summary>", ""] + [f"- {_one_line(n)}" for n in notes] + ["", "</details>"]
-    return "\n".join(out) + "\n"
+    usage = usage_line(review)
+    if usage:
+        out += ["", usage]
+    return neutralise("\n".join(out) + "\n")
 
 
 def blocking_body(review: Review, head_sha: str) -> str:
@@ -78,4 +139,4 @@ def blocking_body(review: Review, head_sha: str) -> str:
            "", "Resolve the findings below (or reply in their threads); dualrag resolves this thread itself "
            "when a later push no longer has significant concerns."]
     out += [""] + [f"- {_where(f)} **{f.severity}** {_one_line(f.title)}" for f in worst]
-    return "\n".join(out) + "\n"
+    return neutralise("\n".join(out) + "\n")

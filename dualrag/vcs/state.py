@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from dualrag.config import VcsConfig
 from dualrag.vcs.anchoring import Placed
 from dualrag.vcs.http import RestClient
 from dualrag.vcs.sync import BotThread
@@ -15,6 +16,9 @@ class HumanNote:
     note_id: str
     author: str
     body: str
+    author_id: str | None = None    # GitLab: the user id the members API takes
+    created_at: str | None = None   # ISO 8601, the platform's clock
+    commit: str | None = None       # the commit the platform recorded it on (GitHub reviews, review comments)
 
 
 @dataclass(slots=True)
@@ -31,6 +35,11 @@ class MRState:
     approved: bool = False               # dualrag's approval is in force
     last_event: str | None = None        # GitHub: state of dualrag's latest review
     human_notes: list[HumanNote] = field(default_factory=list)
+    # The author's words: given to the reviewers (sanitised, checked for injection there).
+    author: str | None = None            # who opened the MR: never breaks the glass on it
+    title: str = ""
+    description: str = ""
+    commit_messages: list[str] = field(default_factory=list)
 
 
 class Adapter(Protocol):
@@ -43,3 +52,11 @@ class Adapter(Protocol):
     def reply(self, thread: BotThread, body: str, *, resolve: bool | None) -> None: ...
     def upsert_summary(self, state: MRState, body: str) -> str: ...
     def set_decision(self, state: MRState, decision: str, blocking_body: str) -> str: ...
+
+    def may_break_glass(self, note: HumanNote, policy: VcsConfig) -> tuple[bool, str]:
+        """Whether the note's author has the access `policy` asks for, and what they have."""
+        ...
+
+    def head_pushed_at(self, state: MRState) -> str | None:
+        """When the head commit became the MR's head, on the platform's clock (None: not recorded)."""
+        ...

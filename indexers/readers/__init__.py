@@ -17,7 +17,10 @@ from pathlib import Path
 from llama_index.core.readers.base import BaseReader
 from llama_index.core.schema import Document
 
+from dualrag.config import LimitsConfig
+
 from ._common import FORMAT_MARKDOWN, FORMAT_TEXT, PageCallback
+from .caps import check_paragraphs, check_size, paragraphs_of
 from .docx import LEGACY_DOC_HINT, StructuredDocxReader
 from .errors import DocumentError
 from .html import StructuredHTMLReader
@@ -53,8 +56,10 @@ __all__ = [
 ]
 
 
-def reader_for(path: str | Path, on_page: PageCallback | None = None) -> BaseReader:
+def reader_for(path: str | Path, on_page: PageCallback | None = None, limits: LimitsConfig | None = None) -> BaseReader:
+    """The reader of `path`'s format, once the file passed the size caps of `limits`."""
     path = Path(path)
+    limits = limits or LimitsConfig()
     suffix = path.suffix.lower()
     if suffix == ".doc":
         raise DocumentError(path, LEGACY_DOC_HINT)
@@ -67,18 +72,27 @@ def reader_for(path: str | Path, on_page: PageCallback | None = None) -> BaseRea
         raise DocumentError(path, "no such file")
     if path.is_dir():
         raise DocumentError(path, "is a directory, not a document")
+    check_size(path, limits)
+    if cls in (PagedPDFReader, StructuredDocxReader):  # they count pages, unpacked size, paragraphs
+        return cls(on_page=on_page, limits=limits)  # type: ignore[call-arg]
     return cls(on_page=on_page)  # type: ignore[call-arg]
 
 
-def iter_document(path: str | Path, on_page: PageCallback | None = None) -> Iterator[Document]:
-    """Stream the Documents of one file (one per page for PDF); raises ``DocumentError``."""
-    reader = reader_for(path, on_page)
+def iter_document(path: str | Path, on_page: PageCallback | None = None,
+                  limits: LimitsConfig | None = None) -> Iterator[Document]:
+    """Stream the Documents of one file (one per page for PDF); raises ``DocumentError``,
+    also when the file passes a cap of `limits` (pages and paragraphs are counted before the walk)."""
+    limits = limits or LimitsConfig()
+    reader = reader_for(path, on_page, limits)
     if isinstance(reader, PagedPDFReader):
         yield from reader.lazy_load_data(Path(path))
-    else:
-        yield from reader.load_data(Path(path))
+        return
+    for doc in reader.load_data(Path(path)):
+        check_paragraphs(Path(path), paragraphs_of(doc.text), limits)
+        yield doc
 
 
-def read_document(path: str | Path, on_page: PageCallback | None = None) -> list[Document]:
+def read_document(path: str | Path, on_page: PageCallback | None = None,
+                  limits: LimitsConfig | None = None) -> list[Document]:
     """All Documents of one file (one per page for PDF); raises ``DocumentError``."""
-    return list(iter_document(path, on_page))
+    return list(iter_document(path, on_page, limits))

@@ -15,7 +15,10 @@ from pathlib import Path
 from llama_index.core.readers.base import BaseReader
 from llama_index.core.schema import Document
 
+from dualrag.config import LimitsConfig
+
 from ._common import FORMAT_MARKDOWN, PageCallback, base_metadata, ensure_text
+from .caps import check_paragraphs, check_zip
 from .errors import DocumentError
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -155,12 +158,13 @@ def _is_toc(paragraph) -> bool:
 class StructuredDocxReader(BaseReader):
     """One Markdown Document per ``.docx``: ``#`` headings, numbered items, table rows."""
 
-    def __init__(self, on_page: PageCallback | None = None) -> None:
+    def __init__(self, on_page: PageCallback | None = None, limits: LimitsConfig | None = None) -> None:
         self.on_page = on_page
+        self.limits = limits or LimitsConfig()
 
     def load_data(self, file: str | Path, extra_info: dict | None = None) -> list[Document]:  # type: ignore[override]
         path = Path(file)
-        text = self.to_markdown(path)
+        text = self.to_markdown(path, self.limits)
         ensure_text(path, text)
         meta = base_metadata(path, FORMAT_MARKDOWN)
         meta.update(extra_info or {})
@@ -169,7 +173,7 @@ class StructuredDocxReader(BaseReader):
         return [Document(text=text, metadata=meta)]
 
     @staticmethod
-    def to_markdown(path: Path) -> str:
+    def to_markdown(path: Path, limits: LimitsConfig | None = None) -> str:
         import docx
         from docx.opc.exceptions import PackageNotFoundError
         from docx.table import Table
@@ -184,6 +188,8 @@ class StructuredDocxReader(BaseReader):
             raise DocumentError(path, "the file is empty")
         if head.startswith(b"\xd0\xcf\x11\xe0"):
             raise DocumentError(path, LEGACY_DOC_HINT)
+        limits = limits or LimitsConfig()
+        check_zip(path, limits)  # before python-docx unpacks anything
         try:
             document = docx.Document(str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
@@ -191,6 +197,7 @@ class StructuredDocxReader(BaseReader):
         except Exception as exc:  # noqa: BLE001 - lxml errors on broken XML parts
             raise DocumentError(path, f"corrupt .docx ({type(exc).__name__}: {exc})") from None
 
+        check_paragraphs(path, len(document.element.body), limits)  # before the walk builds objects
         numbering = _Numbering(document)
         titled = int(any((p.style is not None and (p.style.name or "").lower() == "title") for p in document.paragraphs))
         blocks: list[str] = []

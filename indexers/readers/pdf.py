@@ -15,7 +15,10 @@ from pathlib import Path
 from llama_index.core.readers.base import BaseReader
 from llama_index.core.schema import Document
 
+from dualrag.config import LimitsConfig
+
 from ._common import FORMAT_TEXT, PageCallback, base_metadata
+from .caps import check_pages
 from .errors import DocumentError
 from .pdf_headings import StyledLine, mark_headings, outline_titles, styled_page
 
@@ -65,12 +68,14 @@ def _open(path: Path):
 class PagedPDFReader(BaseReader):
     """Read the text layer of a PDF page by page (``lazy_load_data`` streams)."""
 
-    def __init__(self, on_page: PageCallback | None = None) -> None:
+    def __init__(self, on_page: PageCallback | None = None, limits: LimitsConfig | None = None) -> None:
         self.on_page = on_page
+        self.limits = limits or LimitsConfig()
 
     def lazy_load_data(self, file: str | Path, extra_info: dict | None = None) -> Iterator[Document]:  # type: ignore[override]
         path = Path(file)
         reader, total = _open(path)
+        check_pages(path, total, self.limits)  # before any page is read
         labels: list[str] | None
         try:
             labels = list(reader.page_labels)

@@ -15,10 +15,12 @@ from typing import Any
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import BaseNode, Document, TextNode
 
+from dualrag.config import LimitsConfig
 from dualrag.errors import UserError
 from dualrag.rulebook import is_rule_set, load_rule_file
 from dualrag.units import RuleUnit, document_key
 from indexers.readers import SUPPORTED_SUFFIXES, DocumentError, PageCallback, read_document
+from indexers.readers.caps import check_size
 
 from .ids import dedupe_ids
 from .report import DocumentReport
@@ -45,16 +47,19 @@ __all__ = [
 _DOCUMENTS_BESIDE_RULE_SETS = (".pdf", ".docx", ".doc", ".html", ".htm", ".xhtml")
 
 
-def segment_with_report(path: str | Path, kb: str, *, on_page: PageCallback | None = None
-                        ) -> tuple[list[RuleUnit], DocumentReport]:
+def segment_with_report(path: str | Path, kb: str, *, on_page: PageCallback | None = None,
+                        limits: LimitsConfig | None = None) -> tuple[list[RuleUnit], DocumentReport]:
     """`segment` one document file, with what the segmenter understood of it. A rule-set
-    Markdown file (knowledge/README.md format) is read as written: ids, levels and detectors."""
+    Markdown file (knowledge/README.md format) is read as written: ids, levels and detectors.
+    `limits`: the document caps (size, unpacked size, pages, paragraphs); DocumentError past one."""
+    limits = limits or LimitsConfig()
+    check_size(Path(path), limits)
     if is_rule_set(path):
         units = [_keyed(u, path) for u in load_rule_file(path, kb=kb)]
         report = DocumentReport(file=str(path), rule_set=True, rule_headings=len(units))
         report.summarise(units, estimate_tokens)
         return units, report
-    docs = read_document(path, on_page=on_page)
+    docs = read_document(path, on_page=on_page, limits=limits)
     results = segment_with_reports(docs, kb)
     units = [_keyed(u, path) for found, _ in results for u in found]
     report = results[0][1] if results else DocumentReport(file=str(path))
@@ -80,11 +85,31 @@ def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-def expand_documents(paths: Iterable[str | Path]) -> list[Path]:
+Skipped = Callable[[Path, str], None]
+
+
+def folder_files(folder: Path, on_skip: Skipped | None = None) -> list[Path]:
+    """Supported files under `folder`, hidden ones excepted. A symbolic link whose target lies
+    outside the folder is not followed (a rules folder linking to /etc/passwd indexes nothing);
+    `on_skip(path, reason)` hears of each."""
+    root = folder.resolve()
+    out = []
+    for f in sorted(folder.rglob("*")):
+        if _hidden(f, folder) or f.suffix.lower() not in SUPPORTED_SUFFIXES or not f.is_file():
+            continue
+        if not f.resolve().is_relative_to(root):  # a link, or a file under a linked folder
+            if on_skip is not None:
+                on_skip(f, f"symbolic link out of {folder} not followed")
+            continue
+        out.append(f)
+    return out
+
+
+def expand_documents(paths: Iterable[str | Path], on_skip: Skipped | None = None) -> list[Path]:
     """The document files under `paths`, in order, each once (by document key).
 
     A file is taken as given (an unsupported one fails when read). A folder is searched for
-    supported files, hidden ones excepted; a folder that holds rule-set Markdown files is a rule
+    supported files (`folder_files`); a folder that holds rule-set Markdown files is a rule
     folder: its other Markdown files (the README that documents the format) are not rules, its
     PDF, Word and HTML files still are."""
     out: dict[str, Path] = {}
@@ -93,8 +118,7 @@ def expand_documents(paths: Iterable[str | Path]) -> list[Path]:
         if not path.is_dir():
             out.setdefault(document_key(path), path)
             continue
-        files = [f for f in sorted(path.rglob("*")) if f.is_file() and not _hidden(f, path)
-                 and f.suffix.lower() in SUPPORTED_SUFFIXES]
+        files = folder_files(path, on_skip)
         if any(is_rule_set(f) for f in files):
             files = [f for f in files if is_rule_set(f) or f.suffix.lower() in _DOCUMENTS_BESIDE_RULE_SETS]
         for f in files:
@@ -120,18 +144,20 @@ class ReadFailure:
 
 
 def read_rule_documents(paths: Iterable[str | Path], kb: str, *,
-                        on_page: Callable[[str, int, int], None] | None = None
+                        on_page: Callable[[str, int, int], None] | None = None,
+                        limits: LimitsConfig | None = None, on_skip: Skipped | None = None,
                         ) -> tuple[list[DocumentRules], list[ReadFailure]]:
     """Read and segment every document under `paths` (`expand_documents`); write nothing.
 
-    A document that cannot be read, or in which no rule is found, is a failure; the others are
-    still read, so every failure is known before the caller decides (all or nothing)."""
+    A document that cannot be read, that passes a cap of `limits`, or in which no rule is found,
+    is a failure; the others are still read, so every failure is known before the caller decides
+    (all or nothing). `on_skip(path, reason)`: a file of a folder left out (a symlink out of it)."""
     done: list[DocumentRules] = []
     failures: list[ReadFailure] = []
-    for path in expand_documents(paths):
+    for path in expand_documents(paths, on_skip):
         callback = (lambda d, t, _p=str(path): on_page(_p, d, t)) if on_page else None
         try:
-            units, report = segment_with_report(path, kb, on_page=callback)
+            units, report = segment_with_report(path, kb, on_page=callback, limits=limits)
             if not units:
                 raise DocumentError(path, "no rules found in the document")
         except UserError as exc:  # DocumentError, RuleBookError: the message names the file
@@ -149,7 +175,7 @@ def _expand(paths: Iterable[str | Path]) -> list[Path]:
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES))
+            out.extend(folder_files(p))
         else:
             out.append(p)
     return out

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from dualrag.chunking import budget_for, chunk_changes, window_for
 from dualrag.cli import cli
-from dualrag.config import ChunkingConfig
+from dualrag.config import ChunkingConfig, LimitsConfig
 from dualrag.diff import ingest
 
 A_SIG, B_SIG = "public int alpha(int x)", "public String beta(String s, int n)"
@@ -133,7 +133,9 @@ def test_broken_java_falls_back_to_hunks_with_a_note(make_git_file, settings, wo
 
 def test_a_100k_character_line_is_cut_and_every_chunk_fits(make_git_file, settings, words, exact_config):
     line = " ".join(f"w{i}" for i in range(20_000))[:100_000]
-    # JavaScript with such a line is skipped as minified; SQL seed data is reviewed.
+    # JavaScript with such a line is skipped as minified; SQL seed data is reviewed (here whole:
+    # by default limits.max_line_chars samples such a line before it reaches the chunker).
+    settings = settings.model_copy(update={"limits": LimitsConfig(max_line_chars=200_000)})
     changes = _changes(make_git_file, settings, "db/seed.sql", None, line + "\n")
     plan = chunk_changes(changes, estimator=words, config=exact_config, budget=2000)
     assert len(plan.chunks) > 1

@@ -290,3 +290,16 @@ def test_candidates_build_context_code(fixture):
     cands = CodeRetriever(RepoGraph.from_checkout(repo.root), read_file=read).candidates(chunks[0])
     built = cands[0].build(0.5, 12)
     assert built.score == 0.5 and built.tokens == 12 and built.text == cands[0].text
+
+
+def test_a_flow_with_a_duplicate_step_id_still_indexes(repo, tmp_path):
+    """A broken flow (two routes with one id: EDI-FMT-004) is a finding, not the end of the index."""
+    flow = ('<flow id="in" partner="nw">\n  <receive id="rx" channel="as2"/>\n'
+            '  <route id="route" target="a"/>\n  <route id="route" target="b"/>\n</flow>\n')
+    repo.commit("flow", {"edi/flows/in.flow": flow})
+    with open_code_store(tmp_path / "store") as store:
+        report = index_repository(str(repo.root), store, ref="HEAD")
+    assert report.files == 1
+    ids = [s.symbol_id for s in code_symbols(parse_source("edi/flows/in.flow", flow.encode()), lambda _: False,
+                                             repository="r")]
+    assert ids.count("edi/flows/in.flow#in/route") == 1 and "edi/flows/in.flow#in/route@4" in ids

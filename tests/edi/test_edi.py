@@ -16,6 +16,7 @@ from dualrag.diff import ingest
 from dualrag.edi import Files, read_document, scan_fragment, validate
 from dualrag.pipeline import run_review
 from dualrag.rulebook import load_bundled_cached
+from dualrag.source.review_source import ReviewSource
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "corpus"
@@ -264,7 +265,7 @@ def test_pipeline_with_repository_reader(tmp_path):
         p = work / path
         return p.read_bytes() if p.is_file() else None
 
-    review = run_review((PROJECT / "change.diff").read_bytes(), Settings(), read_file=read_file)
+    review = run_review(ReviewSource((PROJECT / "change.diff").read_bytes(), read_file=read_file), Settings())
     got = {(f.path, f.line, f.rule_id) for f in review.findings}
     labels = json.loads((CORPUS / "mr.labels.json").read_text())
     assert {tuple(x) for x in labels["expected"] + labels["expected_with_repository"]} <= got

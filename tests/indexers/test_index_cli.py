@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from dualrag.cli import main
-from dualrag.rulebook import BUNDLED_ROOT, load_bundled
+from dualrag._bundled import knowledge_dir
+from dualrag.rulebook import load_bundled
 from dualrag.units import RuleSource, RuleUnit, document_key
 from indexers.rules import dedupe_ids, segment, segment_with_report
 
@@ -254,7 +255,7 @@ def test_dedupe_ids_is_per_document_and_idempotent():
 
 def test_bundled_point_ids_do_not_depend_on_the_install_location(tmp_path):
     copy = tmp_path / "site-packages" / "knowledge"
-    shutil.copytree(BUNDLED_ROOT, copy)
+    shutil.copytree(knowledge_dir(), copy)
     here = {u.rule_id: u.point_id for u in load_bundled()}
     there = {u.rule_id: u.point_id for u in load_bundled(copy)}
     assert here == there and len(set(here.values())) == len(here)

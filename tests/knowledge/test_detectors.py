@@ -132,3 +132,19 @@ def test_offline_review_blocks_on_critical_detector_findings(tmp_path, monkeypat
     assert any("offline review" in note for note in review.notes)
     assert {f.rule_id for f in review.findings} >= {"EDI-CODE-001", "EDI-ACK-001", "JAVA-PART-001", "JAVA-MONEY-001"}
     assert "detect" in review.timings
+
+
+FIXED = [r for r in DETECTED if r.detect.fix is not None]
+
+
+@pytest.mark.parametrize("rule", FIXED, ids=[r.rule_id for r in FIXED])
+def test_a_detector_fix_rewrites_the_line_it_flags_into_one_it_does_not(rule):
+    rewritten = 0
+    for example in rule.bad_examples:
+        for f in _run(rule, example):
+            if f.replacement is None:
+                continue  # a shape the fix leaves to a person
+            rewritten += 1
+            assert f.suggestion is None
+            assert not _run(rule, "```java\n" + f.replacement + "\n```"), f"{rule.rule_id}: {f.replacement}"
+    assert rewritten, f"{rule.rule_id}'s fix rewrites none of its Bad examples"

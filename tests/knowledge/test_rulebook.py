@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from dualrag.errors import UserError
-from dualrag.rulebook import BUNDLED_ROOT, RuleBookError, load_bundled, load_rule_file
+from dualrag._bundled import knowledge_dir
+from dualrag.rulebook import RuleBookError, load_bundled, load_rule_file
 
 
 def test_bundled_rules_load_with_counts_and_unique_ids():
@@ -21,7 +22,7 @@ def test_bundled_rules_load_with_counts_and_unique_ids():
     for r in rules:
         assert r.bad_examples and r.good_examples, r.rule_id
         assert r.source.kb == "bundled" and r.source.anchor == r.rule_id
-        assert (BUNDLED_ROOT / r.source.file).is_file()
+        assert (knowledge_dir() / r.source.file).is_file()
         assert r.text and "### Bad" not in r.text
         assert r.bad_examples[0].startswith("```")
 

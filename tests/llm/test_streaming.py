@@ -10,8 +10,8 @@ import time
 import pytest
 from pydantic import BaseModel
 
+from dualrag.config.llm import LOCAL_TIMEOUTS, REMOTE_TIMEOUTS, is_local_url
 from dualrag.llm import ErrorKind, LLMRequest, ResilienceConfig, Unavailable
-from dualrag.llm.config import LOCAL_TIMEOUTS, REMOTE_TIMEOUTS, is_local_url
 from dualrag.testing.fake_llm import FakeOpenAI
 
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")

@@ -47,6 +47,21 @@ def test_sarif_validates_against_official_schema():
     assert run["results"][0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 2, "endLine": 3}
 
 
+def test_sarif_fixes_carry_checked_replacements_and_validate():
+    fixed = FINDINGS[0].model_copy(update={"replacement": '  String pw = System.getenv("PW");', "end_line": None})
+    doc = to_sarif(review([fixed, FINDINGS[1]]))
+    jsonschema.Draft4Validator(SCHEMA).validate(doc)
+    with_fix, prose = doc["runs"][0]["results"]
+    (change,) = with_fix["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"] == {"uri": "src/App.java", "uriBaseId": "%SRCROOT%"}
+    assert change["replacements"] == [{"deletedRegion": {"startLine": 2, "endLine": 2},
+                                       "insertedContent": {"text": '  String pw = System.getenv("PW");'}}]
+    assert "fixes" not in prose
+    with_fix["fixes"][0]["artifactChanges"] = []  # the schema wants at least one change: it checks fixes
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft4Validator(SCHEMA).validate(doc)
+
+
 def test_sarif_empty_review_validates_and_schema_catches_errors():
     doc = to_sarif(review([]))
     jsonschema.Draft4Validator(SCHEMA).validate(doc)
@@ -70,11 +85,14 @@ def test_render_dispatch_and_cli_formats(tmp_path, capsys, monkeypatch):
     path = tmp_path / "c.diff"
     path.write_bytes(DIFF)
     monkeypatch.chdir(tmp_path)
-    for fmt in ("sarif", "codequality"):
+    for fmt in ("sarif", "codequality", "html"):
         with pytest.raises(SystemExit) as info:
             main(["review", "--diff-file", str(path), "--format", fmt])
         out, err = capsys.readouterr()
         assert info.value.code == 0, err
+        if fmt == "html":
+            assert out.startswith("<!DOCTYPE html>") and 'data-new="2"' in out  # the diff is in the page
+            continue
         doc = json.loads(out)
         if fmt == "sarif":
             jsonschema.Draft4Validator(SCHEMA).validate(doc)

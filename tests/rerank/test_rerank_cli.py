@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 from dualrag.cli import main
-from dualrag.rerank.manifest import DEFAULT_MANIFEST, load_manifest
+from dualrag._bundled import model_manifest
+from dualrag.rerank.manifest import load_manifest
 
 
 def run(capsys, *args):
@@ -19,7 +20,7 @@ def run(capsys, *args):
 
 
 def test_manifest_is_valid_and_never_invents_digests():
-    entries = load_manifest(DEFAULT_MANIFEST)
+    entries = load_manifest(model_manifest())
     names = {e.name for e in entries}
     assert {"bge-reranker-base", "bge-reranker-large", "bge-reranker-v2-m3", "ms-marco-MiniLM-L-6-v2"} <= names
     assert {e.kind for e in entries} == {"reranker", "embedder"}

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
+from dualrag.config.retrieval import RetrievalConfig
 from dualrag.embedding import Bm25Encoder, get_embedder
 from dualrag.rerank import NullReranker
-from dualrag.retrieval.config import RetrievalConfig
 from dualrag.retrieval.context import Candidate, Context, ContextRule, assemble
 from dualrag.retrieval.query import build_rule_query
 from dualrag.retrieval.rules import Channel, RetrievedRule, RuleRetriever, relevance

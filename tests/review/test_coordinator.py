@@ -7,14 +7,21 @@ import pytest
 from dualrag.config import load_settings
 from dualrag.diff import ingest
 from dualrag.findings import Finding
+from dualrag.priors import BreakGlass, PriorFinding, ThreadState
 from dualrag.review.coordinator import TaggedFinding, coordinate
 from dualrag.review.decision import Coverage, at_or_above, decide
-from dualrag.review.model import Decision, PriorFindingIn
+from dualrag.review.model import Decision
 from dualrag.review.prompt import RawFinding
 
 from .conftest import JAVA_NEW, JAVA_OLD, PATH
 
 OK = Coverage(llm_configured=True, llm_ran=True, complete=True)
+
+
+def prior_finding(**fields) -> PriorFinding:
+    base = dict(fingerprint="f", key="", path=PATH, line=None, severity="major", category="correctness",
+                rule_id=None, title="", state=ThreadState.OPEN, thread_id="1", resolved=False)
+    return PriorFinding(**(base | fields))
 
 
 @pytest.fixture
@@ -98,16 +105,18 @@ def test_decision_table(findings, coverage, expected):
 
 
 def test_break_glass_forces_and_records_approval(changes):
-    class BG:
-        author, note_id, text = "lead", "n1", "break glass: hotfix"
-    out = coordinate(changes, [raw(5, "critical")], coverage=OK, break_glass=BG())
+    out = coordinate(changes, [raw(5, "critical")], coverage=OK,
+                     break_glass=BreakGlass(author="lead", note_id="n1", text="break glass: hotfix"))
     assert out.decision is Decision.APPROVED
     assert out.break_glass == {"author": "lead", "note_id": "n1", "text": "break glass: hotfix"}
     assert any("break glass by @lead" in n for n in out.notes)
+    on = coordinate(changes, [raw(5, "critical")], coverage=OK,
+                    break_glass=BreakGlass(author="lead", note_id="n1", text="break glass", commit="c" * 40))
+    assert on.break_glass["commit"] == "c" * 40  # the commit it holds for, in the review JSON and telemetry
 
 
 def test_prior_findings_settled_do_not_count_and_disagreed_suggestions_are_conceded(changes):
-    prior = PriorFindingIn(fingerprint="zzz", path=PATH, line=5, severity="major", category="correctness", state="wont_fix")
+    prior = prior_finding(fingerprint="zzz", line=5, state=ThreadState.WONT_FIX)
     out = coordinate(changes, [raw(5, "warning"), raw(5, "warning"), raw(6, "warning", "security")], coverage=OK,
                      prior_findings=[prior])
     muted = [f for f in out.findings if not f.counted]
@@ -115,17 +124,9 @@ def test_prior_findings_settled_do_not_count_and_disagreed_suggestions_are_conce
     assert out.decision is Decision.APPROVED_WITH_COMMENTS  # one counted warning left
     worse = coordinate(changes, [raw(5, "critical")], coverage=OK, prior_findings=[prior])
     assert worse.decision is Decision.SIGNIFICANT_CONCERNS  # got worse: counts again
-    disagreed = PriorFindingIn(fingerprint="y", path=PATH, line=10, severity="minor", category="correctness", state="disagreed")
+    disagreed = prior_finding(fingerprint="y", line=10, severity="minor", state=ThreadState.DISAGREED)
     out = coordinate(changes, [raw(10, "suggestion")], coverage=OK, prior_findings=[disagreed])
     assert out.findings == [] and out.dropped["conceded_after_disagreement"] == 1
-
-
-def test_vcs_prior_finding_type_is_accepted(changes):
-    vcs = pytest.importorskip("dualrag.vcs.model")
-    prior = vcs.PriorFinding(fingerprint="f", key="k", path=PATH, line=5, severity="major", category="correctness",
-                             rule_id=None, title="t", state=vcs.ThreadState.ACKNOWLEDGED, thread_id="1", resolved=True)
-    out = coordinate(changes, [raw(5)], coverage=OK, prior_findings=[prior])
-    assert [f.counted for f in out.findings] == [False]
 
 
 def test_fail_on_order():

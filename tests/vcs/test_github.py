@@ -6,7 +6,7 @@ import json
 
 import pytest
 from vcs_fakes import FakeGitHub
-from vcs_support import CTX, DIFF, DIFF2, FAR, GH_TOKEN, NULL, PW, UTIL, FixedReviewer
+from vcs_support import CTX, DIFF, DIFF2, FAR, GH_TOKEN, NULL, PW, UTIL, ChattyReviewer, FixedReviewer
 
 from dualrag.errors import UserError
 from dualrag.review.model import Decision
@@ -25,9 +25,9 @@ def gh():
     server.close()
 
 
-def run(server, reviewer, settings, token=GH_TOKEN):
+def run(server, reviewer, settings, token=GH_TOKEN, **kw):
     a = GitHubAdapter(GitHubTarget(server.url, server.repo, server.number), token, retry=FAST)
-    return run_stage(a, reviewer, settings)
+    return run_stage(a, reviewer, settings, **kw)
 
 
 def writes(server, since=0):
@@ -67,9 +67,76 @@ def test_replies_and_break_glass(gh, settings):
     states = {p.line: p.state for p in reviewer.priors}
     assert states == {3: ThreadState.DISAGREED, 4: ThreadState.ACKNOWLEDGED}
     assert r.resolved_by_reply == 1 and r.answered == 1 and roots[4]["id"] in gh.resolved
-    gh.human_comment("break glass: hotfix")
+    gh.roles["alice"] = "write"
+    gh.human_review("break glass: hotfix")  # a review carries the commit it was submitted on
     review, r = run(gh, FixedReviewer(DIFF, [PW, CTX], Decision.SIGNIFICANT_CONCERNS), settings)
     assert review.decision == Decision.APPROVED and r.break_glass.author == "alice"
+    assert r.break_glass.commit == gh.head_sha and "Break glass** by @alice on `hhhhhhhhhhhh`" in \
+        gh.summary_comments()[0]["body"]
+
+
+@pytest.mark.parametrize("who, role, why", [
+    ("dev", "admin", "the author of the merge request cannot break the glass"),
+    ("tom", "triage", "@tom has role triage (needs write)"),
+    ("eve", None, "@eve has role none (needs write)"),
+])
+def test_break_glass_by_the_author_or_a_reader_is_ignored(gh, settings, who, role, why):
+    if role:
+        gh.roles[who] = role
+    gh.human_review("break glass", author=who)
+    events = []
+    review, r = run(gh, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings, sink=events.append)
+    assert review.decision == Decision.SIGNIFICANT_CONCERNS and r.break_glass is None
+    assert any(n.startswith(f"break glass by @{who}") and why in n for n in r.notes), r.notes
+    assert [e["author"] for e in events if e["event"] == "break_glass_refused"] == [who]
+    assert "Break glass" not in gh.summary_comments()[0]["body"]
+
+
+def test_github_break_glass_is_tied_to_the_head_commit(settings):
+    head, later = "ab12" * 10, "cd34" * 10
+    server = FakeGitHub(GH_TOKEN, diff=DIFF, head_sha=head)
+    try:
+        server.roles.update(alice="maintain", bob="write")
+        server.human_comment("break glass please")  # a conversation comment records no commit
+        review, r = run(server, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert r.break_glass is None and any("name the head commit ('break glass ab12ab12ab12')" in n for n in r.notes)
+        server.human_comment(f"break glass {head[:7]}", author="alice")  # too short: a vanity hash could match it
+        review, r = run(server, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert r.break_glass is None
+        server.human_comment(f"break glass {head[:12]}", author="alice")
+        review, r = run(server, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert review.decision == Decision.APPROVED and (r.break_glass.author, r.break_glass.commit) == ("alice", head)
+        server.human_review("break glass, checked with the on-call", author="bob")
+        server.set_diff(DIFF2, head_sha=later)  # a new push: neither applies any more
+        review, r = run(server, FixedReviewer(DIFF2, [NULL], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert review.decision == Decision.SIGNIFICANT_CONCERNS and r.break_glass is None
+        assert any(f"written on {head[:12]}; the head is now {later[:12]}" in n for n in r.notes), r.notes
+        assert any(f"names commit {head[:12]}, not the head" in n for n in r.notes), r.notes
+        root = server.roots()[0]
+        server.human_reply(root, "break glass: the new push is fine", author="bob")  # a review comment: its commit
+        review, r = run(server, FixedReviewer(DIFF2, [NULL], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert review.decision == Decision.APPROVED and (r.break_glass.author, r.break_glass.commit) == ("bob", later)
+        assert sum(1 for _, p in server.log if p.endswith("/permission")) == 2  # asked once a run per person
+    finally:
+        server.close()
+
+
+def test_github_rerun_writes_nothing_and_the_words_reach_the_reviewers(settings):
+    server = FakeGitHub(GH_TOKEN, diff=DIFF, title="Store the password", body="Keeps it in code.",
+                        commits=("Add Util", "Add a password field"))
+    try:
+        reviewer = ChattyReviewer(DIFF, [PW, CTX, UTIL, FAR], Decision.MINOR_ISSUES)
+        run(server, reviewer, settings)
+        assert (reviewer.info.title, reviewer.info.description) == ("Store the password", "Keeps it in code.")
+        assert reviewer.info.commit_messages == ("Add Util", "Add a password field")
+        body = server.summary_comments()[0]["body"]
+        assert "indexed 81" not in body and "$0.0021" in body
+        mark = len(server.log)
+        _, r = run(server, reviewer, settings)
+        assert writes(server, mark) == [] and r.summary == "unchanged"
+        assert not [p for m, p in server.log[mark:] if p == "/graphql" and m == "POST"][2:]  # thread reads only
+    finally:
+        server.close()
 
 
 def test_request_changes_then_dismissed_on_minor(gh, settings):

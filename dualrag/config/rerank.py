@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from dualrag.config.section import Section
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RerankConfig(_Section):
+class RerankConfig(Section):
     """Where the local cross-encoder lives and how to run it. Nothing is downloaded at run time.
 
     `model_dir` is a folder with `model.onnx` + `tokenizer.json` (+ `config.json`,

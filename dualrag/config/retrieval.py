@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from dualrag.config.section import Section
 
 # scripts/calibrate_rule_floor.py on the dev guideline: the highest floor keeping 95% of the rules
 # the dev cases break. Relevance is measured from each channel's own tail, so the value carries
@@ -10,9 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 RULE_FLOOR = 0.117
 
 
-class RetrievalConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class RetrievalConfig(Section):
     enabled: bool = Field(True, description="retrieve rules and code for each chunk")
     kbs: list[str] = Field(default_factory=list, description="knowledge bases to search; empty = all in the store")
     bundled_kb: str = Field("bundled", description="knowledge base the bundled knowledge/ rules go into")

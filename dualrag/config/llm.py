@@ -28,24 +28,23 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
+
+from dualrag.config.section import Section
 
 PROVIDERS = ("openai", "anthropic", "llamacpp")
 Provider = Literal["openai", "anthropic", "llamacpp"]
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class ModelSpec(_Section):
+class ModelSpec(Section):
     """A parsed `PROVIDER:MODEL` string (`llamacpp:/models/x.gguf` keeps the path as the model)."""
 
     provider: Provider
     model: str
 
     @classmethod
-    def parse(cls, spec: str) -> "ModelSpec":
+    def parse(cls, spec: str) -> ModelSpec:
         provider, sep, model = spec.strip().partition(":")
         provider = provider.strip().lower()
         model = model.strip()
@@ -65,7 +64,7 @@ def _check_spec(value: str | None) -> str | None:
     return str(ModelSpec.parse(value))
 
 
-class ModelCapability(_Section):
+class ModelCapability(Section):
     """What a model can do and what it costs. Prices are USD per million tokens; None = unknown."""
 
     context_window: int = Field(32_768, gt=0, validation_alias=AliasChoices("context_window", "window"),
@@ -138,7 +137,7 @@ def is_local_url(url: str | None) -> bool:
     return host in LOCAL_HOSTS or host.startswith("127.")
 
 
-class EndpointConfig(_Section):
+class EndpointConfig(Section):
     """Where a provider lives. Unset fields fall back to the SDK's own environment variables."""
 
     base_url: str | None = Field(None, description="else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the SDK default")
@@ -150,7 +149,7 @@ class EndpointConfig(_Section):
                           "remote API that listens locally, true for a single llama.cpp box on the network")
 
 
-class LlamaCppConfig(_Section):
+class LlamaCppConfig(Section):
     n_ctx: int = Field(8_192, gt=0)
     n_threads: int | None = Field(None, ge=1)
     n_gpu_layers: int = Field(0, ge=-1)
@@ -165,7 +164,7 @@ LOCAL_TIMEOUTS: dict[str, Any] = {"request_timeout_s": 1800.0, "silence_timeout_
                                   "task_timeout_s": 3600.0, "retry_timeouts": False}
 
 
-class ResilienceConfig(_Section):
+class ResilienceConfig(Section):
     """Timeouts, retries, breakers, heartbeat. Times in seconds.
 
     Unset timeouts take the defaults of the endpoint (`REMOTE_TIMEOUTS`, or `LOCAL_TIMEOUTS`
@@ -196,13 +195,13 @@ class ResilienceConfig(_Section):
     length_growth: float = Field(2.0, gt=1, description="max_tokens factor for the one retry after finish 'length'")
     heartbeat_s: float = Field(30.0, gt=0, description="heartbeat callback interval while waiting on a model")
 
-    def for_endpoint(self, local: bool) -> "ResilienceConfig":
+    def for_endpoint(self, local: bool) -> ResilienceConfig:
         """A copy with every unset timeout filled in for a local or a remote endpoint."""
         defaults = LOCAL_TIMEOUTS if local else REMOTE_TIMEOUTS
         return self.model_copy(update={k: v for k, v in defaults.items() if getattr(self, k) is None})
 
 
-class LLMConfig(_Section):
+class LLMConfig(Section):
     """The `[llm]` section. A plain string (`DUALRAG_LLM=openai:gpt-4.1-mini`) means `{model = ...}`."""
 
     model: str | None = Field(None, description="PROVIDER:MODEL; unset = offline review")
@@ -266,7 +265,7 @@ class LLMConfig(_Section):
             if ms.model in table:  # bare model names in [llm.models]
                 return table[ms.model]
         for table in tables:
-            prefixes = [k for k in table if key.startswith(k + "-") or key.startswith(k + "@")]
+            prefixes = [k for k in table if key.startswith((k + "-", k + "@"))]
             if prefixes:
                 return table[max(prefixes, key=len)]
         if ms.provider == "llamacpp":

@@ -1,0 +1,31 @@
+"""One typed configuration object: `.dualrag.toml` < environment `DUALRAG_*` < CLI flags.
+
+Every section lives here, one module per concern, on one base class (`section.Section`), so
+the foundation never imports a stage to learn its settings: `import dualrag.config` loads
+pydantic and these modules only. `Settings` gathers the sections; `load_settings` layers them.
+"""
+
+from dualrag.config.chunking import ChunkingConfig
+from dualrag.config.embedding import Bm25Config, EmbeddingConfig
+from dualrag.config.ingest import LimitsConfig, NoiseConfig, TierConfig
+from dualrag.config.llm import LLMConfig, ModelCapability, ModelSpec
+from dualrag.config.rerank import RerankConfig
+from dualrag.config.retrieval import RetrievalConfig
+from dualrag.config.section import Section
+from dualrag.config.settings import (
+    CONFIG_FILE_NAME,
+    ENV_PREFIX,
+    NON_SETTING_ENV,
+    Settings,
+    find_config_file,
+    load_settings,
+)
+from dualrag.config.store import StoreConfig
+from dualrag.config.vcs import VcsConfig
+
+__all__ = [
+    "CONFIG_FILE_NAME", "ENV_PREFIX", "NON_SETTING_ENV", "Bm25Config", "ChunkingConfig", "EmbeddingConfig",
+    "LLMConfig", "LimitsConfig", "ModelCapability", "ModelSpec", "NoiseConfig", "RerankConfig",
+    "RetrievalConfig", "Section", "Settings", "StoreConfig", "TierConfig", "VcsConfig", "find_config_file",
+    "load_settings",
+]

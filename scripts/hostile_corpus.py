@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+"""The hostile corpus: inputs an attacker or a careless user would give dualrag, each run through
+the CLI as a user runs it, each with the outcome it must have.
+
+    .venv/bin/python scripts/hostile_corpus.py            # every case
+    .venv/bin/python scripts/hostile_corpus.py -k xml     # cases whose name holds "xml"
+
+Prints one row per case: expected outcome, what happened, wall seconds, the child's peak RSS,
+pass/fail; exits 1 when a case fails. The floor for every row: it ends within 60 s and 1 GB RSS,
+or stops with exit 2 at a cap. Inputs are generated into a temporary folder (nothing big is kept
+in the repository). Every run uses a fresh temporary store (`DUALRAG_STORE`), the embedded
+defaults and no model, except the cases that bring their own stand-in model (a loopback server
+that answers `{"findings": []}` to everything and counts the requests).
+
+A case is a row of `CASES`: a name, a builder that writes its inputs and returns the command (and
+extra environment), the expected exit codes, text the output must hold, and optional checks.
+Injection and bad-configuration cases join the same list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self
+
+ROOT = Path(__file__).resolve().parent.parent
+DUALRAG = str(Path(sys.executable).with_name("dualrag"))
+MAX_SECONDS = 60.0
+MAX_RSS_MB = 1024.0
+KILL_AFTER = 120.0  # a case still running then is killed and fails
+RAW_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e", "\u2066")
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+    seconds: float
+    rss_mb: float
+    killed: bool = False
+    requests: int = 0  # requests the stand-in model received
+
+
+@dataclass
+class Case:
+    name: str
+    build: Callable[[Path], tuple[list[str], dict[str, str]]]  # folder -> (dualrag args, extra env)
+    codes: tuple[int, ...]  # accepted exit codes
+    says: tuple[str, ...] = ()  # substrings of stdout + stderr (a cap's name, a note)
+    check: Callable[[Run], str | None] | None = None  # returns what is wrong, or None
+    model: bool = False  # run with the stand-in model
+    note: str = ""  # what the case is about, for the table
+
+    def expected(self) -> str:
+        says = f", says {' & '.join(self.says)}" if self.says else ""
+        return f"exit {'/'.join(map(str, self.codes))}{says}"
+
+
+# ------------------------------------------------------------------------------------ inputs
+
+
+def added_file_diff(path: str, text: str) -> bytes:
+    """A git diff adding `path` with `text` (no trailing newline handling beyond the last line)."""
+    lines = text.split("\n")
+    body = "".join(f"+{line}\n" for line in lines)
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n"
+            f"+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{body}").encode("utf-8", "surrogateescape")
+
+
+def write(folder: Path, name: str, data: bytes | str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+def review(diff: Path, *more: str) -> list[str]:
+    return ["review", "--diff-file", str(diff), *more]
+
+
+def one_line(size: int, *, path: str, unit: str = "x=1; ") -> Callable[[Path], tuple[list[str], dict]]:
+    def build(folder: Path):
+        text = (unit * (size // len(unit) + 1))[:size]
+        return review(write(folder, "change.diff", added_file_diff(path, text)), "--format", "json"), {}
+    return build
+
+
+def deep_xml(depth: int, *, env: dict[str, str] | None = None):
+    def build(folder: Path):
+        text = ('<?xml version="1.0" encoding="UTF-8"?>\n<flow id="deep">\n' + "<step>\n" * depth
+                + "</step>\n" * depth + "</flow>")
+        return review(write(folder, "change.diff", added_file_diff("edi/flows/deep.flow", text))), dict(env or {})
+    return build
+
+
+def wide_xml(elements: int):
+    def build(folder: Path):
+        text = '<?xml version="1.0" encoding="UTF-8"?>\n<flow id="wide">\n' + "<s/>\n" * elements + "</flow>"
+        return review(write(folder, "change.diff", added_file_diff("edi/flows/wide.flow", text))), {}
+    return build
+
+
+def chunk_flood(files: int):
+    """Many small files cut into one chunk each by a small budget: the chunk cap decides."""
+    def build(folder: Path):
+        diff = b"".join(added_file_diff(f"src/f{i}.py", "\n".join(f"v{i}_{j} = {j}" for j in range(40)))
+                        for i in range(files))
+        return review(write(folder, "change.diff", diff), "--budget", "400", "--format", "json"), {}
+    return build
+
+
+def docx_bomb(folder: Path):
+    """A real .docx whose body is ~100 MB of identical paragraphs: a few hundred KB packed."""
+    import docx
+
+    path = folder / "rules" / "bomb.docx"
+    path.parent.mkdir(parents=True)
+    doc = docx.Document()
+    doc.add_heading("Rules", 1)
+    doc.add_paragraph("R-1. Close every stream.")
+    doc.save(str(path))
+    with zipfile.ZipFile(path) as src:
+        parts = {i.filename: src.read(i) for i in src.infolist()}
+    body = parts["word/document.xml"].decode()
+    paragraph = "<w:p><w:r><w:t>" + "Always close every stream you open. " * 8 + "</w:t></w:r></w:p>"
+    filler = paragraph * (100_000_000 // len(paragraph))
+    parts["word/document.xml"] = body.replace("</w:body>", filler + "</w:body>").encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for name, data in parts.items():
+            out.writestr(name, data)
+    return ["index", "rules", str(path.parent), "--kb", "hostile"], {}
+
+
+def docx_paragraphs(count: int):
+    """An honest .docx with more paragraphs than the cap, its XML written directly (seconds)."""
+    def build(folder: Path):
+        import docx
+
+        path = folder / "many.docx"
+        docx.Document().save(str(path))
+        with zipfile.ZipFile(path) as src:
+            parts = {i.filename: src.read(i) for i in src.infolist()}
+        paragraphs = "".join(f"<w:p><w:r><w:t>R-{i}. Rule {i * 7919 % 100003} applies to module {i % 97}.</w:t></w:r></w:p>"
+                             for i in range(count))
+        body = parts["word/document.xml"].decode()
+        parts["word/document.xml"] = body.replace("<w:sectPr", paragraphs + "<w:sectPr", 1).encode()
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+            for name, data in parts.items():
+                out.writestr(name, data)
+        return ["index", "rules", str(path), "--kb", "hostile"], {}
+    return build
+
+
+def pdf_pages(pages: int):
+    def build(folder: Path):
+        from pypdf import PdfWriter
+
+        writer = PdfWriter()
+        for _ in range(pages):
+            writer.add_blank_page(width=200, height=200)
+        path = folder / "huge.pdf"
+        with path.open("wb") as fh:
+            writer.write(fh)
+        return ["index", "rules", str(path), "--kb", "hostile"], {}
+    return build
+
+
+def symlink_rules(folder: Path):
+    rules = folder / "rules"
+    write(rules, "team.md", "# Team rules\n\n## R-1. Close every stream\n\nEvery stream opened must be closed.\n")
+    (rules / "passwd.md").symlink_to("/etc/passwd")
+    (rules / "outside").symlink_to("/etc", target_is_directory=True)
+    return ["index", "rules", str(rules), "--kb", "hostile", "--dry-run"], {}
+
+
+def symlink_code(folder: Path):
+    repo = folder / "repo"
+    write(repo, "src/main/java/com/acme/A.java", "package com.acme;\n\npublic class A {\n    void run() {}\n}\n")
+    (repo / "src/main/java/com/acme/Passwd.java").symlink_to("/etc/passwd")
+    (repo / "src/main/java/com/acme/etc").symlink_to("/etc", target_is_directory=True)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    return ["index", "code", str(repo)], {}
+
+
+_ESC_LINES = [
+    "print('\x1b[2J\x1b[Hscreen cleared')",
+    "title = '\x1b]0;pwned\x07'",
+    "link = '\x1b]8;;https://evil.example\x1b\\\\click\x1b]8;;\x1b\\\\'",
+    "ok = user.is_admin  # \u202e } \u2066if (admin)\u2069 \u2066",
+    "csi = '\x9b31m'",
+    "overwrite = 'safe'\rEVIL = 1",
+]
+
+
+def escapes(fmt: str):
+    def build(folder: Path):
+        # git writes a path with control characters C-quoted; the diff stage unquotes it.
+        path = "src/\\033[31mred\\033[0m.py"
+        body = "".join(f"+{line}\n" for line in _ESC_LINES)
+        diff = (f'diff --git "a/{path}" "b/{path}"\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n'
+                f'+++ "b/{path}"\n@@ -0,0 +1,{len(_ESC_LINES)} @@\n{body}')
+        return review(write(folder, "change.diff", diff.encode()), "--format", fmt), {}
+    return build
+
+
+def no_raw_controls(run: Run) -> str | None:
+    found = sorted({repr(c) for c in RAW_CONTROLS if c in run.out or c in run.err})
+    return f"raw control characters in the output: {', '.join(found)}" if found else None
+
+
+def json_keeps_raw(run: Run) -> str | None:
+    try:
+        doc = json.loads(run.out)
+    except ValueError as exc:
+        return f"not valid JSON: {exc}"
+    if "\x1b" not in doc["files"][0]["path"]:
+        return "the JSON path lost its raw escape character"
+    return None
+
+
+def explain_at_file(folder: Path):
+    target = write(folder, "explain.txt", "a file, not a folder\n")
+    diff = write(folder, "change.diff", added_file_diff("src/a.py", "x = 1"))
+    return review(diff, "--explain", str(target)), {}
+
+
+def json_field(check: Callable[[dict], str | None]) -> Callable[[Run], str | None]:
+    def run_check(run: Run) -> str | None:
+        try:
+            return check(json.loads(run.out))
+        except ValueError as exc:
+            return f"not valid JSON: {exc}"
+    return run_check
+
+
+def tier_full(doc: dict) -> str | None:
+    return None if doc["risk_tier"] == "full" else f"risk tier {doc['risk_tier']}, expected full"
+
+
+def not_approved(doc: dict) -> str | None:
+    return None if not doc["decision"].startswith("approved") else f"decision {doc['decision']}"
+
+
+def max_requests(limit: int) -> Callable[[Run], str | None]:
+    def check(run: Run) -> str | None:
+        return None if run.requests <= limit else f"{run.requests} model requests, cap {limit}"
+    return check
+
+
+def all_of(*checks: Callable[[Run], str | None]) -> Callable[[Run], str | None]:
+    def check(run: Run) -> str | None:
+        return next((why for c in checks if (why := c(run))), None)
+    return check
+
+
+CASES: list[Case] = [
+    Case("one-line 1 MB .txt", one_line(1_000_000, path="data/seed.txt"), (0,), ("limits.max_line_chars",),
+         json_field(tier_full), note="reviewed as a sample, tier full"),
+    Case("one-line 1.9 MB .java", one_line(1_900_000, path="src/main/java/Big.java", unit="int a=1; "), (0,),
+         ("limits.max_line_chars",), json_field(tier_full)),
+    Case("minified 1 MB .js", one_line(1_000_000, path="web/app.js", unit="var a=1;"), (0,), ("minified content",)),
+    Case("one 20 MB line", one_line(20_000_000, path="data/blob.txt"), (0,), ("limits.max_file_bytes",)),
+    Case("one-line 1.9 MB, stand-in model", one_line(1_900_000, path="data/seed.txt"), (0,),
+         ("limits.max_line_chars",), all_of(json_field(not_approved), max_requests(10)), model=True),
+    Case("chunk flood (300 files, --budget 400)", chunk_flood(300), (0,), ("limits.max_chunks",)),
+    Case("chunk flood, stand-in model", chunk_flood(120), (0,), ("limits.max_llm_calls",),
+         all_of(json_field(not_approved), max_requests(60)), model=True),
+    Case("XML nested 20,000 deep (.flow)", deep_xml(20_000), (0,), ("limits.max_xml_depth",)),
+    Case("XML nested 100,000 deep (.flow)", deep_xml(100_000), (0,), ("limits.max_xml_depth",)),
+    # 3 MB is above limits.max_file_bytes (2 MB): the cap is raised to reach the XML caps.
+    Case("XML nested 3 MB (.flow, file cap raised)",
+         deep_xml(190_000, env={"DUALRAG_LIMITS__MAX_FILE_BYTES": "8000000"}), (0,), ("limits.max_xml_depth",)),
+    Case("XML 250,000 elements wide (.flow)", wide_xml(250_000), (0,), ("limits.max_xml_elements",)),
+    Case(".docx zip bomb (100 MB of paragraphs)", docx_bomb, (2,), ("limits.max_zip_ratio",)),
+    Case(".docx 60,000 paragraphs", docx_paragraphs(60_000), (2,), ("limits.max_paragraphs",)),
+    Case("PDF 5,000 pages", pdf_pages(5_000), (2,), ("limits.max_pdf_pages",)),
+    Case("symlinks out of a rules folder", symlink_rules, (0,), ("not followed",),
+         lambda r: "/etc/passwd was read" if "root:" in r.out + r.err else None),
+    Case("symlinks out of a code repository", symlink_code, (0,), ("skipped",),
+         lambda r: "/etc/passwd was read" if "root:" in r.out + r.err else None),
+    Case("escapes in path and lines: text", escapes("text"), (0,), (), no_raw_controls),
+    Case("escapes in path and lines: markdown", escapes("markdown"), (0,), (), no_raw_controls),
+    Case("escapes in path and lines: sarif", escapes("sarif"), (0,), (), no_raw_controls),
+    Case("escapes in path and lines: codequality", escapes("codequality"), (0,), (), no_raw_controls),
+    Case("escapes in path and lines: json (raw, valid)", escapes("json"), (0,), (), json_keeps_raw),
+    Case("--explain at an existing file", explain_at_file, (2,), ("not a folder",)),
+]
+
+
+# ------------------------------------------------------------------------------------ running
+
+
+def child_env(store: Path, extra: dict[str, str], model_url: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DUALRAG_", "OPENAI_", "ANTHROPIC_"))}  # no model, no stray settings
+    env.update({"DUALRAG_STORE": str(store), "NO_COLOR": "1", "COLUMNS": "200"})
+    if model_url is not None:
+        env.update({"DUALRAG_LLM": "openai:gpt-4o-mini", "OPENAI_BASE_URL": model_url, "OPENAI_API_KEY": "corpus"})
+    env.update(extra)
+    return env
+
+
+# A small launcher runs dualrag and reports its peak RSS. Linux carries a process's RSS high-water
+# mark across fork and exec, so a child forked straight from this script (which holds the inputs
+# it generated, a 100 MB zip bomb included) would report this script's peak, not its own.
+_LAUNCHER = """import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as fh:
+    fh.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
+def run_child(args: list[str], env: dict[str, str], cwd: Path) -> Run:
+    """Run dualrag through the launcher; kill its process group after KILL_AFTER seconds."""
+    out_path, err_path, stats = cwd / ".stdout", cwd / ".stderr", cwd / ".rusage"
+    start = time.perf_counter()
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        proc = subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(stats), DUALRAG, *args], stdout=out,
+                                stderr=err, env=env, cwd=cwd, start_new_session=True)
+        try:
+            proc.wait(timeout=KILL_AFTER)
+            killed = False
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            killed = True
+    seconds = time.perf_counter() - start
+    code, rss_kb = (int(x) for x in stats.read_text().split()) if stats.exists() else (proc.returncode, 0)
+    read = lambda p: p.read_bytes().decode("utf-8", "replace")
+    return Run(code, read(out_path), read(err_path), seconds, rss_kb / 1024, killed)
+
+
+def judge(case: Case, run: Run) -> tuple[str, bool]:
+    problems = []
+    if run.killed:
+        problems.append(f"killed after {KILL_AFTER:.0f} s")
+    if run.code not in case.codes:
+        last = (run.err.strip().splitlines() or [""])[-1][:100]
+        problems.append(f"exit {run.code} ({last})")
+    problems += [f"does not say {s!r}" for s in case.says if s not in run.out + run.err]
+    if case.check is not None and (why := case.check(run)):
+        problems.append(why)
+    if run.code != 2 and run.seconds > MAX_SECONDS:
+        problems.append(f"{run.seconds:.0f} s > {MAX_SECONDS:.0f} s")
+    if run.rss_mb > MAX_RSS_MB:
+        problems.append(f"{run.rss_mb:.0f} MB > {MAX_RSS_MB:.0f} MB")
+    if problems:
+        return "; ".join(problems), False
+    got = f"exit {run.code}" + (f", {run.requests} model requests" if case.model else "")
+    return got, True
+
+
+class StandIn:
+    """A loopback OpenAI-compatible model that answers `{"findings": []}` and counts requests."""
+
+    def __enter__(self) -> Self:
+        from dualrag.testing.fake_llm import FakeOpenAI
+
+        self.srv = FakeOpenAI()
+        self.srv.responder = lambda _req: self.srv.chat(json.dumps({"findings": []}))
+        self.srv.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.srv.stop()
+
+    @property
+    def url(self) -> str:
+        return self.srv.base_url
+
+    @property
+    def count(self) -> int:
+        return len(self.srv.requests)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", dest="select", help="only cases whose name contains this (case-insensitive)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated inputs and print where")
+    args = ap.parse_args()
+    cases = [c for c in CASES if not args.select or args.select.lower() in c.name.lower()]
+    base = Path(tempfile.mkdtemp(prefix="dualrag-hostile-"))
+    store = base / "store"
+    rows, failed = [], 0
+    try:
+        # The first review indexes the bundled rules into the store (~20 s once): done up front so
+        # that every row times its input, not the set-up.
+        warm = base / "warm"
+        warm.mkdir()
+        diff = write(warm, "w.diff", added_file_diff("src/w.py", "x = 1"))
+        setup = run_child(review(diff), child_env(store, {}, None), warm)
+        print(f"set-up: bundled rules indexed into {store} in {setup.seconds:.1f} s (exit {setup.code})")
+        with StandIn() as model:
+            for case in cases:
+                folder = base / f"case{len(rows):02d}"
+                folder.mkdir()
+                argv, extra = case.build(folder)
+                before = model.count
+                run = run_child(argv, child_env(store, extra, model.url if case.model else None), folder)
+                run.requests = model.count - before
+                got, ok = judge(case, run)
+                failed += not ok
+                rows.append((case.name, case.expected(), got, f"{run.seconds:.1f}", f"{run.rss_mb:.0f}",
+                             "pass" if ok else "FAIL"))
+                print(f"  {case.name}: {'pass' if ok else 'FAIL'} ({run.seconds:.1f} s)", file=sys.stderr)
+                if not args.keep:
+                    shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        if args.keep:
+            print(f"inputs kept in {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+    _table(("case", "expected", "got", "seconds", "peak RSS MB", "result"), rows)
+    print(f"{len(rows) - failed}/{len(rows)} cases as expected (floor: each within {MAX_SECONDS:.0f} s and "
+          f"{MAX_RSS_MB:.0f} MB, or exit 2 at a cap)")
+    return 1 if failed else 0
+
+
+def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    for r in [head, tuple("-" * w for w in widths), *rows]:
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
