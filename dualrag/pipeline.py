@@ -17,18 +17,22 @@ from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.chunking.caps import cap_plan
 from dualrag.config import Settings
 from dualrag.diff import ChangeSet, ingest
+from dualrag.feedback import FeedbackScope
 from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
 from dualrag.priors import BreakGlass, PriorFinding
 from dualrag.retrieval.context import Context
 from dualrag.retrieval.stage import retrieve_contexts
 from dualrag.review.coordinator import coordinate
 from dualrag.review.decision import Coverage, nothing_to_review
-from dualrag.review.model import ChunkReport, Review
+from dualrag.review.feedback import load_memory
+from dualrag.review.model import ChunkReport, FileReport, Review
 from dualrag.review.prompt import ChangeInfo
 from dualrag.review.reader import ReaderModel, fitted, reader_for
 from dualrag.review.reviewers import select_reviewers
 from dualrag.review.stage import ReviewStage, StageResult
 from dualrag.review.usage import UsageTally
+from dualrag.review.walkthrough import Walkthrough, deterministic_walkthrough
+from dualrag.review.walkthrough_llm import llm_walkthrough
 from dualrag.rulebook import load_bundled_cached
 from dualrag.source.review_source import Reader, ReviewSource
 from dualrag.tokens import TokenizerUnavailable, get_estimator
@@ -39,11 +43,13 @@ __all__ = ["Conversation", "RunHooks", "review_changes", "run_chunking", "run_re
 @dataclass(frozen=True)
 class Conversation:
     """What people said around the change: the author's words (sanitised later), the findings of
-    earlier pushes and what became of them, and a break glass by someone allowed to pull it."""
+    earlier pushes and what became of them, a break glass by someone allowed to pull it, and whose
+    reviewers' feedback on other merge requests applies (the repository; None: none)."""
 
     info: ChangeInfo = field(default_factory=ChangeInfo)
     prior_findings: Sequence[PriorFinding] = ()
     break_glass: BreakGlass | None = None
+    feedback: FeedbackScope | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,7 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     if nothing := nothing_to_review(len(changes.files), changes.reviewable):
         notes.append(nothing)
     context_ids = {cid: {r.rule_id for r in ctx.rules} for cid, ctx in contexts.items()}
+    memory = load_memory(settings, conversation.feedback, notes) if changes.reviewable else None
     with _timed(timings, "coordinate", tally):
         outcome = coordinate(
             changes, stage.findings, detector_findings=findings, context_rule_ids=context_ids, known_rule_ids=known,
@@ -146,6 +153,7 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
                               unread=tuple(f.path for f in changes.files if f.unread),
                               nothing=nothing),
             prior_findings=conversation.prior_findings, break_glass=conversation.break_glass, read_file=read_file,
+            feedback=memory,
         )
     decision, reasons = outcome.decision, outcome.reasons
     notes.extend(outcome.notes)
@@ -159,11 +167,48 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     tally({"event": "decision", "decision": str(decision), "reasons": reasons, "dropped": dropped,
            "break_glass": outcome.break_glass})
     chunks = [ChunkReport.of(c, context=contexts.get(c.id)) for c in plan.chunks]
+    walkthrough = None
+    if settings.review.walkthrough and clients and stage.chunks_reviewed:
+        with _timed(timings, "walkthrough", tally):
+            walkthrough = _walkthrough(changes, chunks, plan, info, selected, clients, reader, notes,
+                                       injection=bool(injection), explain_dir=hooks.explain_dir)
+        tally({"event": "walkthrough", "source": walkthrough.source})
     usage = tally.usage()
     tally({"event": "run_end", "usage": usage.model_dump(), "timings": timings})
     return Review.of_changes(changes, decision=decision, chunks=chunks, findings=outcome.findings, notes=notes,
                              timings=timings, usage=usage, reviewers=stage.runs, decision_reasons=reasons,
-                             break_glass=outcome.break_glass, dropped=dropped)
+                             break_glass=outcome.break_glass, dropped=dropped, walkthrough=walkthrough)
+
+
+def _walkthrough(changes: ChangeSet, chunks: list[ChunkReport], plan: ChunkPlan, info: ChangeInfo,
+                 selected: Sequence[Any], clients: dict[str, Any], reader: ReaderModel | None, notes: list[str], *,
+                 injection: bool, explain_dir: str | Path | None) -> Walkthrough:
+    """The deterministic walkthrough, written over by the model when it answers usably (one request
+    after the reviewers', on the first reviewer's client and prefix: the same cached bytes)."""
+    walkthrough = deterministic_walkthrough([FileReport.of(f) for f in changes.files], chunks,
+                                            project_type=str(changes.project_type), risk_tier=str(changes.risk_tier),
+                                            tier_reasons=changes.tier_reasons)
+    if injection:  # the author's text addresses the model: its summary of the change is not to be trusted
+        notes.append("walkthrough: the change holds text addressed to the reviewers; kept the deterministic one")
+        return walkthrough
+    reviewer = next((r for r in selected if clients.get(r.name) is not None), None)
+    if reviewer is None:
+        return walkthrough
+    folder = Path(explain_dir) if explain_dir else None
+
+    def write(name: str, text: str) -> None:
+        try:
+            if folder is not None:
+                (folder / name).write_text(text, encoding="utf-8")
+        except OSError:
+            pass
+
+    walkthrough, note = llm_walkthrough(
+        walkthrough, [h for c in plan.chunks for h in c.hunks], info, clients[reviewer.name], reviewer=reviewer.name,
+        compact=bool(reader and reader.compact), window=reader.window if reader else None,
+        max_output_tokens=reader.max_output if reader else None, write=write)
+    notes.extend([note] if note else [])
+    return walkthrough
 
 
 def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],

@@ -139,12 +139,16 @@ class MeaningCheck:
             return np.zeros(0)
         embedder, addressed, ordinary = self._model()
         vectors = embedder.embed_documents(list(texts))
-        top = lambda sims: np.sort(sims, axis=1)[:, -TOP:].mean(axis=1)  # noqa: E731
-        return top(vectors @ addressed.T) - top(vectors @ ordinary.T)
+        return _top(vectors @ addressed.T) - _top(vectors @ ordinary.T)
 
     def flagged(self, texts: Sequence[str], margins: Sequence[float]) -> list[tuple[int, float]]:
         """Indexes (and margins) of the texts closer to an injection than their own margin allows."""
         return [(i, float(m)) for i, (m, limit) in enumerate(zip(self.margins(texts), margins)) if m > limit]
+
+
+def _top(similarities: np.ndarray) -> np.ndarray:
+    """Per row, the mean of its TOP highest similarities (one lucky exemplar is not enough)."""
+    return np.sort(similarities, axis=1)[:, -TOP:].mean(axis=1)
 
 
 def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],

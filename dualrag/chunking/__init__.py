@@ -120,7 +120,8 @@ def _prepare(f: FileDiff, counter: Counter, read_file: Reader | None, max_bytes:
              limits: LimitsConfig | None = None) -> Prepared:
     notes: list[str] = []
     new_text = None
-    if read_file is not None and f.status != FileStatus.DELETED and not f.binary and f.hunks:
+    # A sampled file (limits.max_line_chars) stays a sample: its whole new text would bring the bulk back.
+    if read_file is not None and f.status != FileStatus.DELETED and not f.binary and not f.sampled_lines and f.hunks:
         new_text, note = _new_text(f, read_file, max_bytes)
         if note:
             notes.append(note)

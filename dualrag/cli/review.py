@@ -87,7 +87,9 @@ def review(diff_file: str | None, repo: str | None, base: str | None, head: str 
         except OSError as exc:
             raise UserError(f"cannot write telemetry to {telemetry}: {exc.strerror}") from None
     try:
-        conversation = Conversation(ChangeInfo(title=title or "", description=description))
+        commits = git.commit_messages(base, head or "HEAD") if git is not None and base else ()
+        conversation = Conversation(ChangeInfo(title=title or "", description=description, commit_messages=commits),
+                                    feedback=_feedback_scope(settings, git))
         hooks = RunHooks(telemetry=sink, explain_dir=explain_dir, on_heartbeat=_heartbeat)
         result = review_changes(changes, source, settings, conversation=conversation, hooks=hooks,
                                 ingest_ms=ingest_ms)
@@ -130,6 +132,14 @@ def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str |
     plan, note = run_chunking(ingest(source.diff, settings), settings, read_file=source.read_file,
                               estimator=estimator)
     emit(render_chunks(plan, settings.format, note=note), output)
+
+
+def _feedback_scope(settings: Settings, git: GitRepo | None):
+    """Earlier MRs' feedback of `[feedback] repository`, else of the --repo folder's name (a diff file alone: none)."""
+    from dualrag.feedback import FeedbackScope, repository_key
+
+    key = repository_key(settings.feedback.repository or (git.root.name if git else ""))
+    return FeedbackScope(key) if key and settings.feedback.enabled else None
 
 
 def _review_source(settings: Settings, git: GitRepo | None, *, diff_file: str | None, base: str | None,

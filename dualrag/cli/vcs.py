@@ -27,6 +27,7 @@ from dualrag.cli.options import (
 from dualrag.config import Settings
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.errors import SourceError, UserError
+from dualrag.feedback import FeedbackScope, repository_key
 from dualrag.publish.render import render
 from dualrag.review.decision import at_or_above
 from dualrag.review.model import Review
@@ -54,6 +55,9 @@ _common = options_group(
     click.option("--codequality", "cq_out", metavar="FILE", help="Also write a GitLab Code Quality report."),
     click.option("--json", "json_out", metavar="FILE", help="Also write the review JSON."),
     click.option("--markdown", "md_out", metavar="FILE", help="Also write the Markdown summary."),
+    click.option("--html", "html_out", metavar="FILE",
+                 help="Also write the HTML report; the summary links it (GitLab: keep FILE as a job artifact; "
+                      "GitHub: upload it as an artifact of the run)."),
     click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
                  help="Append JSONL events (LLM requests, usage, publish, break glass) to FILE."),
     click.option("--retries", type=click.IntRange(1, 10), default=4, show_default=True,
@@ -93,13 +97,22 @@ def _checkout(repo: str | None, api_diff: bool, env: str) -> GitRepo | None:
         return None
 
 
-def _review_fn(settings: Settings, sink) -> ReviewFn:
+def _feedback_scope(settings: Settings, project: str, mr: str) -> FeedbackScope | None:
+    """The repository whose feedback this MR reads and adds to: `[feedback] repository`, else the project path."""
+    key = repository_key(settings.feedback.repository or project)
+    return FeedbackScope(key, mr) if key and settings.feedback.enabled else None
+
+
+def _review_fn(settings: Settings, sink, feedback: FeedbackScope | None = None, seen: list | None = None) -> ReviewFn:
+    """`seen` receives the ChangeSet reviewed (the HTML report shows its diff)."""
     from dualrag.pipeline import Conversation, RunHooks, review_changes
 
     def review(changes, source, priors, break_glass, info) -> Review:
+        if seen is not None:
+            seen.append(changes)
         return review_changes(changes, source, settings, hooks=RunHooks(telemetry=sink),
                               conversation=Conversation(info=info, prior_findings=tuple(priors),
-                                                        break_glass=break_glass))
+                                                        break_glass=break_glass, feedback=feedback))
 
     return review
 
@@ -132,25 +145,29 @@ def _checkout_source(settings: Settings, git: GitRepo | None, base_sha: str | No
 
 
 def _run(adapter, settings: Settings, git: GitRepo | None, base_sha: str | None, *, fail_on, break_glass, dry_run,
-         sarif_out, cq_out, json_out, md_out, telemetry) -> int:
+         sarif_out, cq_out, json_out, md_out, html_out, telemetry, feedback: FeedbackScope | None = None) -> int:
     from dualrag.llm.telemetry import JsonlSink
+    from dualrag.vcs.report import report_url
 
-    for path in (sarif_out, cq_out, json_out, md_out):
+    for path in (sarif_out, cq_out, json_out, md_out, html_out):
         check_writable(path)
     notes: list[str] = []
+    seen: list = []
     sink = JsonlSink(telemetry) if telemetry else None
     try:
-        review, result = run_stage(adapter, _review_fn(settings, sink), settings,
+        review, result = run_stage(adapter, _review_fn(settings, sink, feedback, seen), settings,
                                    source=_checkout_source(settings, git, base_sha, notes),
-                                   break_glass_phrase=break_glass, dry_run=dry_run, sink=sink)
+                                   break_glass_phrase=break_glass, dry_run=dry_run, sink=sink, feedback=feedback,
+                                   report_url=report_url(adapter.platform, html_out))
     finally:
         adapter.client.close()
         if sink:
             sink.close()
-    for path, fmt in ((sarif_out, "sarif"), (cq_out, "codequality"), (json_out, "json"), (md_out, "markdown")):
+    for path, fmt in ((sarif_out, "sarif"), (cq_out, "codequality"), (json_out, "json"), (md_out, "markdown"),
+                      (html_out, "html")):
         if path:
             try:
-                Path(path).write_text(render(review, fmt), encoding="utf-8")
+                Path(path).write_text(render(review, fmt, changes=seen[0] if seen else None), encoding="utf-8")
             except OSError as exc:
                 raise UserError(f"cannot write report to {path}: {exc.strerror}") from None
     _print(adapter.platform, result, adapter, notes, dry_run, review)
@@ -216,7 +233,9 @@ def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo
     settings = _settings(git, token_env, config_file, store, llm, offline, reranker)
     adapter = GitLabAdapter(target, _token(token_env), retry=RetryPolicy(attempts=retries, budget_s=retry_budget),
                             timeout_s=timeout)
-    ctx.exit(_run(adapter, settings, git, base_sha, **kw))
+    project = os.environ.get("CI_PROJECT_PATH") or str(target.project_id)
+    ctx.exit(_run(adapter, settings, git, base_sha, feedback=_feedback_scope(settings, project, f"!{target.mr_iid}"),
+                  **kw))
 
 
 @click.group()
@@ -246,5 +265,6 @@ def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api
     settings = _settings(git, token_env, config_file, store, llm, offline, reranker)
     adapter = GitHubAdapter(target, _token(token_env), bot=bot,
                             retry=RetryPolicy(attempts=retries, budget_s=retry_budget), timeout_s=timeout)
-    ctx.exit(_run(adapter, settings, git, None, **kw))
+    ctx.exit(_run(adapter, settings, git, None, feedback=_feedback_scope(settings, target.repository, f"#{number}"),
+                  **kw))
 

@@ -7,10 +7,12 @@ pydantic and these modules only. `Settings` gathers the sections; `load_settings
 
 from dualrag.config.chunking import ChunkingConfig
 from dualrag.config.embedding import Bm25Config, EmbeddingConfig
+from dualrag.config.feedback import FeedbackConfig
 from dualrag.config.ingest import LimitsConfig, NoiseConfig, TierConfig
 from dualrag.config.llm import LLMConfig, ModelCapability, ModelSpec
 from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
+from dualrag.config.review import ReviewConfig
 from dualrag.config.section import Section
 from dualrag.config.settings import (
     CONFIG_FILE_NAME,
@@ -24,8 +26,8 @@ from dualrag.config.store import StoreConfig
 from dualrag.config.vcs import VcsConfig
 
 __all__ = [
-    "CONFIG_FILE_NAME", "ENV_PREFIX", "NON_SETTING_ENV", "Bm25Config", "ChunkingConfig", "EmbeddingConfig",
+    "CONFIG_FILE_NAME", "ENV_PREFIX", "NON_SETTING_ENV", "Bm25Config", "ChunkingConfig", "EmbeddingConfig", "FeedbackConfig",
     "LLMConfig", "LimitsConfig", "ModelCapability", "ModelSpec", "NoiseConfig", "RerankConfig",
-    "RetrievalConfig", "Section", "Settings", "StoreConfig", "TierConfig", "VcsConfig", "find_config_file",
+    "RetrievalConfig", "ReviewConfig", "Section", "Settings", "StoreConfig", "TierConfig", "VcsConfig", "find_config_file",
     "load_settings",
 ]

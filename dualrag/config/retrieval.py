@@ -18,6 +18,9 @@ class RetrievalConfig(Section):
     bundled_kb: str = Field("bundled", description="knowledge base the bundled knowledge/ rules go into")
     index_bundled: bool = Field(True, description="index the bundled rules on first use (and when they change)")
     candidates: int = Field(20, ge=1, le=500, description="rule candidates per chunk before reranking")
+    max_query_windows: int = Field(
+        16, ge=1, description="pieces of changed code embedded as rule queries per review, shared by its chunks "
+                              "(at most 4 per chunk): bounds retrieval time on changes cut into many chunks")
     max_rules: int = Field(8, ge=0, le=100, description="rules kept in a chunk's context")
     rule_floor: float = Field(
         RULE_FLOOR, ge=0,

@@ -24,10 +24,12 @@ from pydantic_settings import (
 
 from dualrag.config.chunking import ChunkingConfig
 from dualrag.config.embedding import EmbeddingConfig
+from dualrag.config.feedback import FeedbackConfig
 from dualrag.config.ingest import LimitsConfig, NoiseConfig, TierConfig
 from dualrag.config.llm import LLMConfig
 from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
+from dualrag.config.review import ReviewConfig
 from dualrag.config.store import StoreConfig
 from dualrag.config.vcs import VcsConfig
 from dualrag.errors import ConfigError
@@ -52,6 +54,8 @@ class Settings(BaseSettings):
     rerank: RerankConfig = RerankConfig()
     retrieval: RetrievalConfig = RetrievalConfig()
     vcs: VcsConfig = VcsConfig()
+    review: ReviewConfig = ReviewConfig()
+    feedback: FeedbackConfig = FeedbackConfig()
     # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
     llm: Annotated[LLMConfig, NoDecode] = LLMConfig()
 
@@ -97,7 +101,9 @@ def load_settings(config_file: Path | None = None, *, allowed_env: Collection[st
 
 class _ModelOnlyLLM(PydanticBaseSettingsSource):
     """`DUALRAG_LLM=openai:local` names the model only: it is merged into the file's `[llm]`
-    table instead of replacing it, so a local model's `[llm.models]` entry still applies."""
+    table instead of replacing it, so a local model's `[llm.models]` entry still applies.
+    Nested variables (`DUALRAG_LLM__OPENAI__API_KEY_ENV=NAME`) apply beside it: the source would
+    otherwise keep the plain string and drop them."""
 
     def __init__(self, inner: PydanticBaseSettingsSource) -> None:
         super().__init__(inner.settings_cls)
@@ -110,8 +116,20 @@ class _ModelOnlyLLM(PydanticBaseSettingsSource):
         values = self.inner()
         llm = values.get("llm")
         if isinstance(llm, str) and not llm.strip().startswith("{"):
-            values = {**values, "llm": {"model": llm.strip()}}
+            nested: dict[str, Any] = {}
+            explode = getattr(self.inner, "explode_env_vars", None)
+            if explode is not None:  # DUALRAG_LLM__* (a more specific variable wins over DUALRAG_LLM)
+                nested = explode("llm", self.settings_cls.model_fields["llm"], getattr(self.inner, "env_vars", {}))
+            values = {**values, "llm": deep_update({"model": llm.strip()}, nested)}
         return values
+
+
+def deep_update(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """`base` with `update` merged in, nested tables key by key."""
+    out = dict(base)
+    for key, value in update.items():
+        out[key] = deep_update(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
 
 
 # DUALRAG_* variables that are read directly where they are needed, not settings:

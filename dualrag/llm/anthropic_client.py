@@ -35,13 +35,15 @@ _FINISH: dict[str, FinishReason] = {
     "refusal": "content_filter",
 }
 CACHE = {"type": "ephemeral"}
+ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com"  # the SDK's, given explicitly when the variable is empty
 
 
 def make_anthropic_sdk(config: LLMConfig) -> Any:
     import anthropic
 
     endpoint = config.anthropic
-    base_url = endpoint.base_url or os.environ.get("ANTHROPIC_BASE_URL")
+    # An empty ANTHROPIC_BASE_URL (a CI variable left empty) is unset: the SDK would take "" as the URL.
+    base_url = endpoint.base_url or os.environ.get("ANTHROPIC_BASE_URL", "").strip() or None
     kwargs: dict[str, Any] = {
         "max_retries": 0,
         "timeout": config.resilience.for_endpoint(
@@ -50,6 +52,8 @@ def make_anthropic_sdk(config: LLMConfig) -> Any:
     }
     if base_url:
         kwargs["base_url"] = base_url
+    elif "ANTHROPIC_BASE_URL" in os.environ:
+        kwargs["base_url"] = ANTHROPIC_DEFAULT_URL
     if endpoint.api_key_env:
         key = os.environ.get(endpoint.api_key_env)
         if not key:

@@ -22,6 +22,8 @@ from dualrag.llm.streaming import estimate_usage, watch
 from dualrag.llm.structured import schema_instructions, schema_json, schema_name
 from dualrag.llm.types import FinishReason, LLMRequest, LLMResponse, Usage
 
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"  # the SDK's, given explicitly when the variable is empty
+
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
     "length": "length",
@@ -36,7 +38,8 @@ def make_openai_sdk(config: LLMConfig) -> Any:
     import openai
 
     endpoint = config.openai
-    base_url = endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    # An empty OPENAI_BASE_URL (a CI variable left empty) is unset: the SDK would take "" as the URL.
+    base_url = endpoint.base_url or os.environ.get("OPENAI_BASE_URL", "").strip() or None
     api_key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else os.environ.get("OPENAI_API_KEY")
     if not api_key:
         if base_url is None:
@@ -45,7 +48,7 @@ def make_openai_sdk(config: LLMConfig) -> Any:
         api_key = "not-needed"  # local servers (Ollama, vLLM, llama.cpp) take any key
     return openai.OpenAI(
         api_key=api_key,
-        base_url=base_url,
+        base_url=base_url or (OPENAI_DEFAULT_URL if "OPENAI_BASE_URL" in os.environ else None),
         max_retries=0,
         timeout=config.resilience.for_endpoint(
             is_local_url(base_url) if endpoint.local is None else endpoint.local).request_timeout_s,

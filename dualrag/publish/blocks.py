@@ -13,6 +13,9 @@ from dualrag.findings import Finding
 from dualrag.source.language import language_of
 
 _BACKTICKS = re.compile(r"`{3,}")
+# Every ASCII punctuation character CommonMark lets a backslash escape, but for the ones prose is
+# full of and Markdown gives no meaning inside a line (, ; : ' " ? / % =).
+_MARKUP = re.compile(r"""([\\`*_{}\[\]()<>#+\-.!|~&$^])""")
 _FENCED = re.compile(r"\A\s*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(.*?)\n?\s*\1\s*\Z", re.DOTALL)
 _FENCE_LANGUAGE = {"edi-flow": "xml", "edi-dt": "xml", "maven-pom": "xml", "shell": "bash"}
 
@@ -62,3 +65,11 @@ def suggestion_prose(f: Finding, *, indent: str = "") -> list[str]:
     if "\n" in text:
         return [f"{indent}**Suggestion:**", "", *fenced(text, code_language(f.path), indent=indent)]
     return [f"{indent}**Suggestion:** {text.strip()}"]
+
+
+def plain(text: str) -> str:
+    """`text` (a model's words, say) as one line of Markdown that renders exactly as written: no
+    link, image, HTML, emphasis, code span, heading or list can come out of it, and no `@name`
+    mention notifies anyone (a zero-width space follows the `@`: GitLab and GitHub match mentions
+    in the rendered text, escaped or not)."""
+    return _MARKUP.sub(r"\\\1", " ".join(text.split())).replace("@", "@\u200b")

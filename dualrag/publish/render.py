@@ -12,7 +12,7 @@ from rich.table import Table
 
 from dualrag.chunking.model import ChunkPlan
 from dualrag.diff.model import ChangeSet
-from dualrag.publish.blocks import code_language, fenced, suggestion_prose
+from dualrag.publish.blocks import code_language, fenced, plain, suggestion_prose
 from dualrag.review.model import ChunkReport, FileReport, Review
 from dualrag.review.walkthrough import Walkthrough
 from dualrag.source.text import neutralise, neutralise_all
@@ -125,11 +125,13 @@ def _line(text: str) -> str:
 
 
 def walkthrough_markdown(walkthrough: Walkthrough, *, max_files: int = MAX_WALKTHROUGH_FILES) -> list[str]:
-    out = ["### Walkthrough", "", _line(walkthrough.overview), ""]
+    """The model's words (`source="llm"`: the overview and every summary) are plain text, escaped."""
+    overview = plain(walkthrough.overview) if walkthrough.source == "llm" else _line(walkthrough.overview)
+    out = ["### Walkthrough", "", overview + (" _(written by the model)_" if walkthrough.source == "llm" else ""), ""]
     shown = [f for f in walkthrough.files if f.skipped is None][:max_files]
     for f in shown:
         members = f" — {', '.join(f'`{_cell(m)}`' for m in f.members)}" if f.members else ""
-        summary = f": {_line(f.summary)}" if f.summary else ""
+        summary = f": {plain(f.summary)}" if f.summary else ""
         out.append(f"- `{_cell(f.path)}` ({_cell(f.status)}, {f.change}){members}{summary}")
     hidden = sum(1 for f in walkthrough.files if f.skipped is None) - len(shown)
     if hidden > 0:

@@ -21,8 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dualrag.retrieval.constructs import DECIDED, java_constructs
-
 
 @dataclass(frozen=True)
 class Concept:
@@ -35,7 +33,6 @@ def _c(name: str, pattern: str, terms: str, flags: int = 0) -> Concept:
     return Concept(name, re.compile(pattern, flags | re.MULTILINE), terms)
 
 
-_NEVER = r"(?!)"  # decided by the syntax tree only (constructs.py)
 _DATE_FIELD = r"(?:[yY]{2,4}|MM|dd|DD|HH|hh|mm|ss)"
 _TYPE = r"\w+(?:<[^;{}\n]*?>)?(?:\[\])*"  # one type, generics and arrays included, no spaces to backtrack over
 
@@ -46,11 +43,6 @@ JAVA_CONCEPTS: tuple[Concept, ...] = (
     _c("member-name", r"\b(?:int|long|String|boolean|double|float|char|byte|short|[A-Z]\w*(?:<[^>\n]*>)?)\s+"
        r"(?:[A-Z][a-z]\w*|[a-z]\w*[A-Z]{2,}\w*|[a-z]+_\w+|[_$]\w+)\s*[=;(,)]",
        "variable method parameter name naming style 变量 方法名 参数名 命名 风格"),
-    # the same, told apart by the syntax tree (constructs.py) when the code parses
-    _c("method-name", _NEVER, "method name naming style 方法名 命名 风格"),
-    _c("parameter-name", _NEVER, "parameter name naming style 参数名 命名 风格"),
-    _c("variable-name", _NEVER, "local variable name naming style 局部变量 变量 命名 风格"),
-    _c("field-name", _NEVER, "field member variable name naming style 成员变量 属性 命名 风格"),
     _c("constant-name", rf"\bstatic\s+final\s+{_TYPE}\s+(?!serialVersionUID\b)[a-z]\w*\s*=",
        "constant name naming 常量 命名"),
     _c("package-name", r"^\s*package\s+[\w.]*[A-Z_]", "package name naming 包名 命名"),
@@ -136,7 +128,6 @@ JAVA_CONCEPTS: tuple[Concept, ...] = (
        "abstract method interface method 抽象方法 接口 方法"),
     _c("enum", r"\benum\s+\w+", "enum constants 枚举 字段"),
     _c("javadoc", r"/\*\*", "Javadoc comment 注释"),
-    _c("missing-doc", _NEVER, "Javadoc comment 注释"),  # a method without body nor doc comment: constructs.py
     _c("line-comment", r"(?<!:)//.*\S", "comment 注释"),
     _c("todo", r"\b(?:TODO|FIXME)\b", "TODO FIXME mark 标记"),
     # SQL, input and outside calls
@@ -182,12 +173,5 @@ def concepts_for(language: str) -> tuple[Concept, ...]:
 
 
 def matching_terms(code: str, language: str) -> list[tuple[str, str]]:
-    """(concept name, terms) for each construct the code shows. For Java, the declaration-level
-    constructs (names, bodiless methods and their doc comments, braces) come from the syntax tree
-    when the code parses (constructs.py); the regular expressions of the same names otherwise."""
-    table = concepts_for(language)
-    decided = java_constructs(code) if table is JAVA_CONCEPTS else None
-    if decided is None:
-        return [(c.name, c.terms) for c in table if c.pattern.search(code)]
-    return [(c.name, " ".join([c.terms, *decided[c.name]]) if c.name in decided else c.terms) for c in table
-            if (c.name in decided if c.name in DECIDED else c.pattern.search(code))]
+    """(concept name, terms) for each construct the code shows."""
+    return [(c.name, c.terms) for c in concepts_for(language) if c.pattern.search(code)]

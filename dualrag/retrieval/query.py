@@ -67,13 +67,15 @@ def build_rule_query(
     project_type: str | None = None,
     domains: tuple[str, ...] = (),
     concepts: bool = True,
+    windows: int = MAX_WINDOWS,
 ) -> RuleQuery:
     """`code` is what changed (or a snippet), nothing around it (stage.chunk_queries says why).
-    `concepts=False` leaves the construct vocabulary out: the generalisation baseline."""
+    `concepts=False` leaves the construct vocabulary out: the generalisation baseline. `windows`:
+    how many pieces of the code are searched (each is one embedding)."""
     found = matching_terms(code, language) if concepts else []
     concept_text = "; ".join(terms for _, terms in found)
     return RuleQuery(
-        code=code_windows(code),
+        code=code_windows(code, limit=windows),
         concept_text=concept_text,
         sparse=" ".join(p for p in (concept_text.replace(";", ""), code_words(code)) if p),
         concepts=tuple(name for name, _ in found),

@@ -24,7 +24,7 @@ from dualrag.progress import progress
 from dualrag.rerank import Reranker, load_reranker
 from dualrag.rerank.calibration import pruning_threshold
 from dualrag.retrieval.context import Candidate, Context, ContextRule, assemble
-from dualrag.retrieval.query import RuleQuery, build_rule_query
+from dualrag.retrieval.query import MAX_WINDOWS, RuleQuery, build_rule_query
 from dualrag.retrieval.rules import RetrievedRule, RuleRetriever
 from dualrag.rulebook import load_bundled_cached
 from dualrag.source.review_source import ReviewSource
@@ -147,7 +147,8 @@ def code_source(store, repo_root: Path | None, read_file: Reader | None, notes: 
     return CodeRetriever(graph, read_file=read_file).candidates
 
 
-def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings) -> list[RuleQuery]:
+def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
+                  windows: int = MAX_WINDOWS) -> list[RuleQuery]:
     """One query per language among the chunk's files, from its added lines only.
 
     The unchanged lines and enclosing members are not under review: their constructs (a comment
@@ -161,7 +162,7 @@ def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings) -> list[
         added.setdefault(lang, []).extend(line.text for line in hunk.lines if line.kind == "+")
     domains = detect_domains(chunk, settings.retrieval.domains)
     return [
-        build_rule_query("\n".join(lines), language=lang, domains=domains,
+        build_rule_query("\n".join(lines), language=lang, domains=domains, windows=windows,
                          project_type=_project_type(lang, str(changes.project_type)))
         for lang, lines in added.items() if any(line.strip() for line in lines)
     ]
@@ -195,9 +196,12 @@ def build_contexts(
     cfg = settings.retrieval
     threshold = pruning_threshold(settings.rerank.threshold, reranker)
     contexts = []
+    # Each code window is one embedding (~0.3 s on 2 cores): a review shares a budget of them, so a
+    # change cut into many chunks searches fewer pieces of each instead of stalling.
+    windows = max(1, min(MAX_WINDOWS, cfg.max_query_windows // max(1, len(plan.chunks))))
     for chunk in plan.chunks:
         candidates: list[Candidate] = []
-        queries = chunk_queries(chunk, changes, settings)
+        queries = chunk_queries(chunk, changes, settings, windows)
         if retriever is not None:
             for hit in _merge([retriever.retrieve(q, top_k=cfg.candidates) for q in queries]):
                 candidates.append(_rule_candidate(hit))

@@ -17,6 +17,8 @@
 7. prior findings (from the VCS stage): a finding a human settled (won't fix, acknowledged,
    resolved) on an earlier push stays listed but does not count in the decision unless it got
    worse; a disagreed suggestion is conceded (dropped);
+7b. feedback of other merge requests (`feedback.py`): a finding like ones reviewers dismissed
+   before is dropped (critical: kept, not counted), with a note;
 8. replacements (one-click suggestions) that do not apply to the diff are demoted to prose
    (`suggestions.py`);
 9. decide (`decision.py`); a human's break glass forces approval and is recorded.
@@ -33,6 +35,7 @@ from dualrag.diff.model import ChangeSet
 from dualrag.findings import SEVERITY_RANK, Finding
 from dualrag.priors import SETTLED, BreakGlass, PriorFinding, ThreadState
 from dualrag.review.decision import Coverage, decide
+from dualrag.review.feedback import FeedbackMemory
 from dualrag.review.fingerprint import fingerprint, loose_key
 from dualrag.review.model import Decision
 from dualrag.review.prompt import RawFinding
@@ -207,6 +210,7 @@ def coordinate(
     prior_findings: Sequence[PriorFinding] = (),
     break_glass: BreakGlass | None = None,
     read_file: Reader | None = None,
+    feedback: FeedbackMemory | None = None,
 ) -> Outcome:
     lines = _Lines(changes)
     dropped: Counter = Counter()
@@ -282,6 +286,12 @@ def coordinate(
     if conceded:
         dropped["conceded_after_disagreement"] += conceded
     notes.extend(prior_notes)
+    if feedback is not None:
+        learned = feedback.apply(findings, lambda f: lines.code(f.path, f.line, f.end_line), prior_findings)
+        findings = learned.findings
+        if learned.dropped:
+            dropped["suppressed_by_feedback"] += learned.dropped
+        notes.extend(learned.notes)
     findings.sort(key=lambda f: (f.path, f.line, -SEVERITY_RANK[f.severity], f.source))
 
     bg = None

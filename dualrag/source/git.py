@@ -61,6 +61,12 @@ class GitRepo:
         base_id, head_id = self.verify_ref(base), self.verify_ref(head)
         return self._git(*_GIT_DIFF, f"{base_id}...{head_id}", "--", limit=limit)
 
+    def commit_messages(self, base: str, head: str, limit: int = 50) -> tuple[str, ...]:
+        """The messages of the commits `head` adds since its merge base with `base`, newest first."""
+        base_id, head_id = self.verify_ref(base), self.verify_ref(head)
+        out = self._git("log", f"--max-count={limit}", "--format=%B%x00", f"{base_id}..{head_id}", limit=1_000_000)
+        return tuple(m.strip() for m in out.decode("utf-8", "replace").split("\x00") if m.strip())
+
     def has_commits(self) -> bool:
         return self._ok("rev-parse", "--verify", "--quiet", "HEAD")
 

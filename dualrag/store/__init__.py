@@ -16,6 +16,7 @@ from .errors import IndexMismatchError, StoreError, StoreLockedError, UnknownKno
 
 if TYPE_CHECKING:
     from .code import CodeManifest, CodeStore, open_code_store
+    from .feedback import FeedbackStore, open_feedback_store
     from .filters import RuleFilter
     from .qdrant import (
         DENSE,
@@ -39,6 +40,7 @@ _LAZY = {
         ".qdrant",
     ),
     **dict.fromkeys(("CodeManifest", "CodeStore", "open_code_store"), ".code"),
+    **dict.fromkeys(("FeedbackStore", "open_feedback_store"), ".feedback"),
 }
 
 
@@ -53,6 +55,8 @@ __all__ = [
     "CodeStore",
     "open_code_store",
     "DENSE",
+    "FeedbackStore",
+    "open_feedback_store",
     "SCHEMA_VERSION",
     "SPARSE",
     "IndexMismatchError",

@@ -40,6 +40,7 @@ class Placed:
     key: str
     anchor: Anchor | None
     span: tuple[int, int] | None = None  # new lines a one-click suggestion replaces (all shown by the diff)
+    code: tuple[str, ...] = ()  # the new-file lines it points at (as fingerprinted)
 
 
 class DiffIndex:
@@ -102,4 +103,5 @@ class DiffIndex:
     def place(self, finding: Finding) -> Placed:
         code = self.code(finding)
         anchor = self.anchor(finding)
-        return Placed(finding, fingerprint(finding, code), loose_key(finding, code), anchor, self.span(finding, anchor))
+        return Placed(finding, fingerprint(finding, code), loose_key(finding, code), anchor, self.span(finding, anchor),
+                      tuple(code))

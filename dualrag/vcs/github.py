@@ -29,7 +29,7 @@ from dualrag.errors import UserError
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import Placed
 from dualrag.vcs.http import RestClient, RetryPolicy, VcsAuthError, VcsError, VcsNotFound, VcsRejected
-from dualrag.vcs.render import parse_title
+from dualrag.vcs.render import has_suggestion, parse_message, parse_title
 from dualrag.vcs.state import HumanNote, MRState
 from dualrag.vcs.sync import BotThread, Reply
 
@@ -162,6 +162,8 @@ class GitHubAdapter:
             resolved_by_bot=_login((t.get("resolvedBy") or {}).get("login")) == bot,
             commit=None if meta.get("commit") in (None, "-") else meta["commit"], replies=replies,
             platform={"comment_id": first.get("databaseId")},
+            message=parse_message(first.get("body") or ""), suggested=has_suggestion(first.get("body") or ""),
+            code=meta.get("code", ""),
         ))
         state.human_notes.extend(humans)
 

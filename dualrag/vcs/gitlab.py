@@ -20,7 +20,7 @@ from dualrag.config import VcsConfig
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import Placed
 from dualrag.vcs.http import RestClient, RetryPolicy, VcsAuthError, VcsNotFound, VcsRejected
-from dualrag.vcs.render import parse_title
+from dualrag.vcs.render import has_suggestion, parse_message, parse_title
 from dualrag.vcs.state import HumanNote, MRState
 from dualrag.vcs.sync import BotThread, Reply
 
@@ -108,6 +108,8 @@ class GitLabAdapter:
             resolved=bool(first.get("resolved")), resolved_by_bot=resolver == bot,
             commit=None if meta.get("commit") in (None, "-") else meta["commit"], replies=replies,
             platform={"human_notes": [n for n in notes[1:] if (n.get("author") or {}).get("username") != bot]},
+            message=parse_message(first.get("body") or ""), suggested=has_suggestion(first.get("body") or ""),
+            code=meta.get("code", ""),
         )
 
     def may_break_glass(self, note: HumanNote, policy: VcsConfig) -> tuple[bool, str]:

@@ -1,8 +1,10 @@
 """Invisible markers in comment bodies: HTML comments, rendered by neither GitLab nor GitHub.
 
-    <!-- dualrag:finding fp=… key=… sev=… commit=… -->   a finding's thread
+    <!-- dualrag:finding fp=… key=… sev=… commit=… -->   a finding's thread (+ cat=, rule=, code=: url-quoted;
+                                                      code = the flagged lines, normalised, for feedback records)
     <!-- dualrag:summary -->                              the one summary note
     <!-- dualrag:blocking -->                             the blocking thread (significant_concerns)
+    <!-- dualrag:walkthrough --> … <!-- /dualrag:walkthrough -->   the summary's walkthrough
     <!-- dualrag:reply kind=… to=… -->                    a reply dualrag wrote in a thread
 """
 
@@ -13,15 +15,21 @@ from urllib.parse import quote, unquote
 
 SUMMARY = "<!-- dualrag:summary -->"
 BLOCKING = "<!-- dualrag:blocking -->"
+WALKTHROUGH = "<!-- dualrag:walkthrough -->"  # the summary's "What this change does", up to:
+WALKTHROUGH_END = "<!-- /dualrag:walkthrough -->"
 _FINDING = re.compile(r"<!--\s*dualrag:finding\s+([^>]*?)\s*-->")
 _ANY = re.compile(r"<!--\s*dualrag:")
 _PAIR = re.compile(r"(\w+)=(\S+)")
 
 
+MARKER_CODE_CHARS = 400  # the flagged code (normalised) the feedback records carry
+
+
 def finding_marker(fp: str, key: str, severity: str, commit: str | None, *, category: str = "",
-                   rule: str | None = None) -> str:
+                   rule: str | None = None, code: str = "") -> str:
     extra = f" cat={quote(category, safe='')}" if category else ""
     extra += f" rule={quote(rule, safe='')}" if rule else ""
+    extra += f" code={quote(code[:MARKER_CODE_CHARS], safe='')}" if code else ""
     return f"<!-- dualrag:finding fp={fp} key={key} sev={severity} commit={commit or '-'}{extra} -->"
 
 

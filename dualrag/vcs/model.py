@@ -28,3 +28,4 @@ class PublishResult:
     break_glass: BreakGlass | None = None
     api_calls: int = 0
     notes: list[str] = field(default_factory=list)
+    closed_threads: list[str] = field(default_factory=list)  # resolved as fixed or conceded by this run

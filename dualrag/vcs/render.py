@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from urllib.parse import quote
 
 from dualrag.findings import Finding
-from dualrag.publish.blocks import closed_fences, fenced, suggestion_prose
+from dualrag.publish.blocks import closed_fences, fenced, plain, suggestion_prose
+from dualrag.review.fingerprint import normalise_code
 from dualrag.review.model import Review
 from dualrag.source.text import neutralise
 from dualrag.vcs import markers
@@ -25,7 +27,8 @@ LABEL = {
 def finding_body(p: Placed, commit: str | None, platform: str = "gitlab") -> str:
     f = p.finding
     rule = f" · `{f.rule_id}`" if f.rule_id else ""
-    out = [markers.finding_marker(p.fingerprint, p.key, f.severity, commit, category=f.category, rule=f.rule_id),
+    out = [markers.finding_marker(p.fingerprint, p.key, f.severity, commit, category=f.category, rule=f.rule_id,
+                                  code=normalise_code(p.code)),
            f"**{_ICON.get(f.severity, '•')} {f.severity}** — {_one_line(f.title)}{rule}", "",
            closed_fences(f.message.strip())]
     if f.suggestion:
@@ -48,6 +51,27 @@ def suggestion_block(replacement: str, span: tuple[int, int], platform: str) -> 
 def parse_title(body: str) -> str:
     m = _TITLE.search(body)
     return m.group(1) if m else ""
+
+
+_MESSAGE_END = ("**Suggestion:**", "**Suggested change:**", "<sub>dualrag")
+
+
+def parse_message(body: str) -> str:
+    """The message of a finding comment (`finding_body`): the text between its title and what follows it."""
+    m = _TITLE.search(body)
+    if not m:
+        return ""
+    out: list[str] = []
+    for line in body[m.end():].splitlines():
+        if line.startswith(_MESSAGE_END):
+            break
+        out.append(line)
+    return "\n".join(out).strip()
+
+
+def has_suggestion(body: str) -> bool:
+    """The comment offered a one-click suggestion."""
+    return "**Suggested change:**" in body
 
 
 def _one_line(text: str) -> str:
@@ -85,19 +109,79 @@ def usage_line(review: Review) -> str | None:
             f"{cost}</sub>")
 
 
+REPORT = "<sub>Report of the run that wrote this summary:"
+MAX_WALKTHROUGH_ENTRIES = 15
+MAX_MEMBERS_SHOWN = 4
+
+
 def same_summary(old: str, new: str) -> bool:
-    """Equal but for the usage line: a re-run of a commit spends tokens, and says so in the job log."""
+    """Equal but for what a re-run of the same commit may word or link differently: the usage line
+    (a re-run spends tokens, and says so in the job log), the report link (a new job) and the
+    walkthrough (a model may word it differently each time; the commit line says whether the change
+    is the same). The note then keeps what the run that wrote it said."""
     def strip(body: str) -> list[str]:
-        return [line for line in body.splitlines() if not line.startswith(USAGE)]
+        out, inside = [], False
+        for line in body.splitlines():
+            if line.strip() == markers.WALKTHROUGH:
+                inside = True
+            elif line.strip() == markers.WALKTHROUGH_END:
+                inside = False
+            elif not inside and not line.startswith((USAGE, REPORT)):
+                out.append(line)
+        while out and not out[-1].strip():  # the blank lines that preceded the lines left out
+            out.pop()
+        return out
     return strip(old) == strip(new)
+
+
+def walkthrough_section(review: Review) -> list[str]:
+    """"What this change does": the walkthrough, short (the model's words as plain text), between
+    markers `same_summary` leaves out of the comparison."""
+    w = review.walkthrough
+    if w is None:
+        return []
+    files = [f for f in w.files if f.skipped is None]
+    by_the_model = w.source == "llm"
+    out = ["", markers.WALKTHROUGH, "", "### What this change does", "",
+           (plain(w.overview) + " _(written by the model)_") if by_the_model else _one_line(w.overview)]
+    entries: list[str] = []
+    if by_the_model:  # files the model described together: one entry
+        groups: dict[str, list[str]] = {}
+        for f in files:
+            if f.summary:
+                groups.setdefault(f.summary, []).append(f.path)
+        entries = [f"- {', '.join(f'`{_code(p)}`' for p in paths)}: {plain(text)}" for text, paths in groups.items()]
+    else:
+        for f in files:
+            members = ", ".join(f"`{_code(m)}`" for m in f.members[:MAX_MEMBERS_SHOWN])
+            more = f" +{len(f.members) - MAX_MEMBERS_SHOWN} more" if len(f.members) > MAX_MEMBERS_SHOWN else ""
+            entries.append(f"- `{_code(f.path)}` ({_one_line(f.status)}, {f.change})"
+                           + (f" — {members}{more}" if members else ""))
+    if entries:
+        out += ["", *entries[:MAX_WALKTHROUGH_ENTRIES]]
+        if len(entries) > MAX_WALKTHROUGH_ENTRIES:
+            out.append(f"- … and {len(entries) - MAX_WALKTHROUGH_ENTRIES} more")
+    return [*out, "", markers.WALKTHROUGH_END]
+
+
+def _code(text: str) -> str:
+    """Text for a code span: one line, no backtick to close it early."""
+    return _one_line(text).replace("`", "'")
+
+
+def report_line(url: str | None) -> str | None:
+    if not url:
+        return None
+    return f"{REPORT} [HTML report]({quote(url, safe=':/?&=#%~+@,;')})</sub>"
 
 
 def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored: Sequence[Placed],
                  break_glass: BreakGlass | None, decision: str, refused: Sequence[str] = (),
-                 notes: Sequence[str] | None = None) -> str:
-    """The one summary note. Deterministic for a given commit and state but for its usage line: a
-    second run on the same commit leaves the note alone (`same_summary`). `notes`: the review's
-    notes meant for the MR (`for_the_mr`; default: all of them)."""
+                 notes: Sequence[str] | None = None, report_url: str | None = None) -> str:
+    """The one summary note. Deterministic for a given commit and state but for its usage line,
+    report link and walkthrough: a second run on the same commit leaves the note alone
+    (`same_summary`). `notes`: the review's notes meant for the MR (`for_the_mr`; default: all of
+    them). `report_url`: where CI published this run's HTML report (linked)."""
     counts: dict[str, int] = {}
     for f in review.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
@@ -109,6 +193,7 @@ def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored
            f"**Findings:** {len(review.findings)} ({sev}) · open threads: {open_threads}"]
     if review.decision_reasons:
         out += ["", f"**Why:** {_one_line('; '.join(review.decision_reasons))}"]
+    out += walkthrough_section(review)
     if break_glass is not None:
         on = f" on `{break_glass.commit[:12]}`" if break_glass.commit else ""
         out += ["", f"> **Break glass** by @{break_glass.author}{on}: approval forced by a human override "
@@ -130,6 +215,9 @@ def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored
     usage = usage_line(review)
     if usage:
         out += ["", usage]
+    report = report_line(report_url)
+    if report:
+        out += ["", report]
     return neutralise("\n".join(out) + "\n")
 
 

@@ -7,6 +7,7 @@
     review  = review_fn(changes, source, priors, glass, info)   the coordinator decides (break glass too)
     plan    = sync.plan(placed findings, threads) -> post / keep / resolve / reopen / answer
     summary note upserted (same content = no call), then the approval decision
+    feedback = record_feedback(threads, ...)     what humans said in the threads, for later MRs of the repo
 
 What is for the operator (run notes, refused break glasses) goes to the job log through
 `PublishResult.notes`, never to the MR: a second run on the same commit writes nothing.
@@ -23,11 +24,13 @@ from typing import Any
 
 from dualrag.config import Settings, VcsConfig
 from dualrag.diff import ChangeSet, ingest
+from dualrag.feedback import FeedbackScope
 from dualrag.review.model import Review
 from dualrag.review.prompt import ChangeInfo
 from dualrag.source.review_source import ReviewSource
 from dualrag.vcs import markers
 from dualrag.vcs.anchoring import DiffIndex
+from dualrag.vcs.feedback import record_feedback
 from dualrag.vcs.model import BreakGlass, PriorFinding, PublishResult
 from dualrag.vcs.render import blocking_body, finding_body, for_the_mr, same_summary, summary_body
 from dualrag.vcs.replies import breaks_glass
@@ -127,9 +130,12 @@ def change_info(state: MRState) -> ChangeInfo:
 
 def run_stage(adapter: Adapter, review_fn: ReviewFn, settings: Settings, *,
               source: ReviewSource | SourceFn | None = None, break_glass_phrase: str = DEFAULT_BREAK_GLASS,
-              dry_run: bool = False, sink: EventSink | None = None) -> tuple[Review, PublishResult]:
+              dry_run: bool = False, sink: EventSink | None = None,
+              feedback: FeedbackScope | None = None, report_url: str | None = None) -> tuple[Review, PublishResult]:
     """`source`: the change to review, or how to take it from the CI checkout once the MR state is
-    known (None there, or no source at all: the platform's own diff of the MR)."""
+    known (None there, or no source at all: the platform's own diff of the MR). `feedback`: the
+    repository and MR the threads' dismissals and acceptances are recorded for (None: not recorded).
+    `report_url`: where CI publishes this run's HTML report (the summary links it)."""
     started = time.perf_counter()
     state = adapter.load()
     if callable(source):
@@ -150,8 +156,11 @@ def run_stage(adapter: Adapter, review_fn: ReviewFn, settings: Settings, *,
     if bg is not None and sink:
         sink({"event": "break_glass", "platform": adapter.platform, "author": bg.author, "note_id": bg.note_id,
               "head_sha": state.head_sha, "commit": bg.commit, "decision": str(review.decision), "ts": time.time()})
-    result = publish(adapter, state, review, changes, dry_run=dry_run, break_glass=bg)
+    result = publish(adapter, state, review, changes, dry_run=dry_run, break_glass=bg, report_url=report_url)
     result.notes[:0] = [f"break glass by @{n.author} (note {n.note_id}) ignored: {why}" for n, why in glass.refused]
+    if feedback is not None and not dry_run:
+        learned = record_feedback(state.threads, changes, settings, feedback, fixed_now=result.closed_threads)
+        result.notes.extend([learned.note] if learned.note else [])
     if sink:
         sink({"event": "vcs_publish", "platform": adapter.platform, "decision": result.decision,
               "posted": result.posted, "resolved": result.resolved_fixed + result.resolved_by_reply,
@@ -161,7 +170,8 @@ def run_stage(adapter: Adapter, review_fn: ReviewFn, settings: Settings, *,
 
 
 def publish(adapter: Adapter, state: MRState, review: Review, changes: ChangeSet, *,
-            dry_run: bool = False, break_glass: BreakGlass | None = None) -> PublishResult:
+            dry_run: bool = False, break_glass: BreakGlass | None = None,
+            report_url: str | None = None) -> PublishResult:
     index = DiffIndex(changes)
     placed = [index.place(f) for f in review.findings]
     plan = make_plan(placed, state.threads, state.head_sha)
@@ -193,6 +203,7 @@ def publish(adapter: Adapter, state: MRState, review: Review, changes: ChangeSet
     for a in plan.answer:
         adapter.reply(a.thread, a.body, resolve=None)
     result.resolved_fixed = len(plan.resolve_fixed)
+    result.closed_threads = [a.thread.thread_id for a in (*plan.resolve_fixed, *plan.concede)]
     result.resolved_by_reply = len(plan.resolve_reply)
     result.reopened, result.answered, result.conceded = len(plan.reopen), len(plan.answer), len(plan.concede)
     # Unanchored findings that already had a thread are kept there; the rest go in the summary.
@@ -202,9 +213,10 @@ def publish(adapter: Adapter, state: MRState, review: Review, changes: ChangeSet
     body = summary_body(review, head_sha=state.head_sha, open_threads=open_threads,
                         unanchored=sorted(unanchored, key=lambda p: (p.finding.path, p.finding.line)),
                         break_glass=break_glass, decision=str(review.decision), refused=refused_now,
-                        notes=summary_notes)
+                        notes=summary_notes, report_url=report_url)
     if state.summary_body is not None and same_summary(state.summary_body, body):
-        body = state.summary_body  # only this run's usage differs: the note keeps the run that wrote it
+        # only this run's usage, report link or walkthrough wording differs: the note keeps the run that wrote it
+        body = state.summary_body
     result.summary = adapter.upsert_summary(state, body)
     result.approval = adapter.set_decision(state, str(review.decision), blocking_body(review, state.head_sha))
     result.api_calls = adapter.client.calls

@@ -54,6 +54,9 @@ class BotThread:
     commit: str | None
     replies: list[Reply] = field(default_factory=list)  # after the first note, in order
     platform: dict = field(default_factory=dict)  # adapter's own data (ids needed to reply)
+    message: str = ""       # the finding's message, read back from the comment (feedback records)
+    suggested: bool = False  # the comment offered a one-click suggestion
+    code: str = ""          # the flagged code (normalised), from the marker
 
     def human_state(self) -> tuple[ThreadState | None, Reply | None]:
         """The latest human reply that asks for something, and what."""

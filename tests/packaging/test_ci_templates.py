@@ -136,6 +136,7 @@ def test_gitlab_include_installs_the_wheel_and_reviews(wheelhouse: Wheelhouse, t
             assert llm.requests and all(r.headers.get("authorization") == f"Bearer {KEY}" for r in llm.requests)
             assert f"decision {review['decision']}" in proc.stdout and len(gitlab.summary_notes()) == 1
             assert (project / "gl-code-quality-report.json").is_file() and (project / "dualrag.sarif").is_file()
+            assert "<html" in (project / "dualrag-report.html").read_text(encoding="utf-8")  # --html, an artifact
             assert "dualrag: indexing 81 bundled rules" in proc.stderr  # index rules --bundled, on stderr
             assert empty_ours(job_env) == [] and job_env["OPENAI_BASE_URL"] == llm.base_url
             assert job_env["OPENAI_API_KEY"] == KEY and "ANTHROPIC_BASE_URL" not in job_env

@@ -50,3 +50,15 @@ def test_the_edi_reader_refuses_past_the_caps():
     doc = read_document("f/x.flow", "flow", wide, max_elements=20)
     assert doc.root is None and "max_xml_elements" in doc.issues[0].message
     assert read_document("f/x.flow", "flow", nested(5).encode(), max_depth=10).root is not None
+
+
+def test_a_sampled_flow_is_not_validated_as_broken_xml():
+    from dualrag.checks.edi import validate_changes
+    from dualrag.rulebook import load_bundled_cached
+
+    line = "<flow>" + "<s/>" * 200 + "</flow>"
+    diff = ("diff --git a/f/x.flow b/f/x.flow\nnew file mode 100644\n--- /dev/null\n+++ b/f/x.flow\n"
+            f"@@ -0,0 +1 @@\n+{line}\n").encode()
+    settings = load_settings(None).model_copy(update={"limits": LimitsConfig(max_line_chars=100)})
+    findings, notes = validate_changes(ingest(diff, settings), load_bundled_cached())
+    assert findings == [] and any("not validated" in n and "max_line_chars" in n for n in notes)

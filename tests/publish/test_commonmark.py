@@ -101,7 +101,7 @@ def test_summary_and_blocking_notes_render_as_written(review):
     assert next(t.content for t in tokens if t.type == "inline").startswith("dualrag review")
     assert not fences(tokens)  # one line per unanchored finding, never a block
     items = [t for t in tokens if t.type == "list_item_open"]
-    assert len(items) == 2  # the unanchored finding and the note
+    assert len(items) == 3  # the walkthrough's file, the unanchored finding and the note
     assert any(t.type == "html_block" and "<details>" in t.content for t in tokens)
     blocking = parse(blocking_body(review, "h" * 40))
     assert not fences(blocking) and sum(t.type == "list_item_open" for t in blocking) == 2

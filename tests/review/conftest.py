@@ -65,8 +65,11 @@ def java_diff(make_git_file) -> bytes:
 
 @pytest.fixture
 def llm_settings(oai: FakeOpenAI, ant: FakeAnthropic) -> Callable[..., Settings]:
-    def _make(model: str | None = "openai:gpt-4.1-mini", resilience: dict[str, Any] | None = None, **llm: Any) -> Settings:
-        return load_settings(None, retrieval={"enabled": False}, llm={
+    def _make(model: str | None = "openai:gpt-4.1-mini", resilience: dict[str, Any] | None = None,
+              walkthrough: bool = False, **llm: Any) -> Settings:
+        """`walkthrough`: the walkthrough's extra request (test_walkthrough_llm.py); off, the reviewers'
+        requests are all a test sees."""
+        return load_settings(None, retrieval={"enabled": False}, review={"walkthrough": walkthrough}, llm={
             "model": model, "openai": {"base_url": oai.base_url, "local": False},
             "anthropic": {"base_url": ant.base_url, "local": False},  # stand-ins for the cloud APIs
             "resilience": {**FAST, **(resilience or {})}, **llm,

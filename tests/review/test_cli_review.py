@@ -31,7 +31,9 @@ def test_cli_review_with_llm_explain_telemetry_and_fail_on(oai, java_diff, tmp_p
     assert code == 3
     review = json.loads(out.read_text())
     assert review["decision"] == "significant_concerns"
-    assert review["findings"][0]["source"] == "llm" and review["usage"]["calls"] == 1
+    # the reviewer and the walkthrough (its answer here names no file: the deterministic one stays)
+    assert review["findings"][0]["source"] == "llm" and review["usage"]["calls"] == 2
+    assert review["walkthrough"]["source"] == "deterministic"
     lines = [json.loads(line) for line in events.read_text().splitlines()]
     llm = [e for e in lines if e["event"] == "llm_request"]
     assert sum(e["input_tokens"] for e in llm) == review["usage"]["input_tokens"]

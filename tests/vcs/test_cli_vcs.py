@@ -119,7 +119,7 @@ def test_gitlab_review_from_checkout(monkeypatch, capsys, repo):
 def test_mr_stage_takes_the_shared_model_and_store_options(gitlab_env, monkeypatch, capsys, tmp_path, platform):
     """--llm, --reranker and --store mean on the MR stage what they mean on `review`: settings."""
     seen = []
-    monkeypatch.setattr(cli_vcs, "_review_fn", lambda settings, sink: (seen.append(settings),
+    monkeypatch.setattr(cli_vcs, "_review_fn", lambda settings, sink, *rest: (seen.append(settings),
                                                                       FixedReviewer(DIFF, [], Decision.APPROVED))[1])
     github = FakeGitHub(GH_TOKEN, diff=DIFF) if platform == "github" else None
     if github:
