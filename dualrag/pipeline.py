@@ -113,7 +113,10 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     if estimator_note:
         notes.append(estimator_note)
     # The chunks a review may spend on; the rest stay in `plan`, unreviewed, so it is not complete.
-    spent, cap_note = cap_plan(plan, settings.limits, calls_per_chunk=len(selected) if reader else 0)
+    price = llm_cfg.capability(reader.model).input_price if reader else None
+    spent, cap_note = cap_plan(plan, settings.limits, calls_per_chunk=len(selected) if reader else 0,
+                               usd_per_prompt_token=price / 1e6 if price else None,
+                               overhead_tokens=settings.retrieval.context_tokens)
     notes.extend([cap_note] if cap_note else [])
     contexts: dict[str, Context] = {}
     if settings.retrieval.enabled and spent.chunks:

@@ -7,28 +7,27 @@ import time
 
 import click
 
-from dualrag.cli.options import debug_option
+from dualrag.cli.options import config_option, debug_option, load_cli_settings, store_option
 
 
 @click.command("code")
 @click.argument("repo", metavar="REPO")
-@click.option("--store", "store_dir", metavar="DIR", help="Store directory (default: `store` in config, .dualrag/store).")
+@store_option
 @click.option("--ref", default="HEAD", show_default=True, metavar="REF", help="Commit to index.")
 @click.option("--name", metavar="NAME", help="Repository name in the store (default: the repository folder's name).")
-@click.option("--config", "config_file", metavar="FILE", help="Config file (default: .dualrag.toml in REPO).")
+@config_option
 @debug_option
-def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, config_file: str | None) -> None:
+def index_code(repo: str, store: str | None, ref: str, name: str | None, config_file: str | None) -> None:
     """Index the Java and EDI (.flow/.dt) symbols of REPO at REF (incremental, all or nothing)."""
-    from pathlib import Path
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from dualrag.cli.console import console, line_progress
-    from dualrag.config import find_config_file, load_settings
+    from dualrag.source.git import GitRepo
 
     err = console(stderr=True)
     started = time.perf_counter()
-    settings = load_settings(Path(config_file) if config_file else find_config_file(Path(repo)))
+    settings = load_cli_settings(config_file, GitRepo(repo), store=store)  # .dualrag.toml of REPO by default
     from dualrag.store.code import open_code_store
     from indexers.code import index_repository
 
@@ -41,8 +40,8 @@ def index_code(repo: str, store_dir: str | None, ref: str, name: str | None, con
 
         progress = live if err.is_terminal else line_progress()  # a CI log gets plain lines
 
-        with open_code_store(store_dir or settings.store, settings.qdrant) as store:
-            report = index_repository(repo, store, ref=ref, name=name, noise=settings.noise, progress=progress)
+        with open_code_store(settings.store, settings.qdrant) as code_store:
+            report = index_repository(repo, code_store, ref=ref, name=name, noise=settings.noise, progress=progress)
     for path, why in report.skipped:
         err.print(f"skipped {path}: {why}", highlight=False)
     for path, why in report.notes:

@@ -19,13 +19,11 @@ from rich.table import Table
 
 from dualrag.cli.console import console as make_console
 from dualrag.cli.console import line_progress
-from dualrag.cli.options import debug_option, load_cli_settings
+from dualrag.cli.options import config_option, debug_option, load_cli_settings, store_option
 from dualrag.config import LimitsConfig, Settings
 from dualrag.errors import UserError
 from dualrag.source.language import language_of
 from dualrag.source.text import neutralise
-
-STORE_HELP = "Store directory (default: .dualrag/store, or 'store' in config)."
 
 
 def _settings(store: str | None, config_file: str | None) -> Settings:
@@ -52,13 +50,13 @@ def index() -> None:
 @click.option("--bundled", is_flag=True, help="Index the rules dualrag ships (knowledge/) now, as the first "
                                               "review otherwise does (a runner image or CI cache does it ahead).")
 @click.option("--kb", default="team", show_default=True, help="Knowledge base to index into.")
-@click.option("--store", help=STORE_HELP)
+@store_option
 @click.option("--prune/--no-prune", default=True, show_default=True,
               help="Remove the rules these documents gave earlier and no longer give. Only these documents' "
                    "rules are ever removed; other documents of the knowledge base are never touched.")
 @click.option("--dry-run", is_flag=True, help="Read and segment only: print the rules as they would be stored "
                                               "(as 'dualrag rules inspect' does); no store is opened.")
-@click.option("--config", "config_file", metavar="FILE", help="Config file.")
+@config_option
 @debug_option
 def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
                 config_file: str | None) -> None:
@@ -254,9 +252,9 @@ def search() -> None:
 @click.option("--kb", "kbs", multiple=True, help="Knowledge base(s) to search (default: all).")
 @click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 200))
 @click.option("--mode", type=click.Choice(["hybrid", "dense", "sparse"]), default="hybrid", show_default=True)
-@click.option("--store", help=STORE_HELP)
+@store_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--config", "config_file", metavar="FILE", help="Config file.")
+@config_option
 @debug_option
 def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs: tuple[str, ...], top_k: int,
                  mode: str, store: str | None, fmt: str, config_file: str | None) -> None:
@@ -310,9 +308,9 @@ def kb() -> None:
 
 
 @kb.command("stats")
-@click.option("--store", help=STORE_HELP)
+@store_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--config", "config_file", metavar="FILE", help="Config file.")
+@config_option
 @debug_option
 def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
     """Knowledge bases, their rule counts, levels, sources and embedder."""
@@ -346,8 +344,8 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
 
 @kb.command("drop")
 @click.argument("name")
-@click.option("--store", help=STORE_HELP)
-@click.option("--config", "config_file", metavar="FILE", help="Config file.")
+@store_option
+@config_option
 @debug_option
 def kb_drop(name: str, store: str | None, config_file: str | None) -> None:
     """Delete the knowledge base NAME and all its rules (index its documents again to rebuild it)."""

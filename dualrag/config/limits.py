@@ -18,6 +18,9 @@ class LimitsConfig(Section):
     # What a review spends: 10 chunks of the default 60k tokens is 600k tokens of change per reviewer.
     max_chunks: int = Field(10, ge=1, description="chunks retrieved for and reviewed; the rest are not reviewed")
     max_llm_calls: int = Field(60, ge=1, description="reviewer requests per review (chunks x reviewers)")
+    max_cost_usd: float | None = Field(
+        None, gt=0, description="estimated input cost of the reviewer requests of one review (prompt tokens x the "
+                                "model's input price); chunks past it are not reviewed. None = no price cap")
     # Structured text: EDI .flow/.dt XML (tree-sitter's XML parse time grows with depth squared).
     max_xml_depth: int = Field(256, ge=1, description="deeper XML is not parsed into elements")
     max_xml_elements: int = Field(200_000, ge=1, description="XML with more elements is not parsed into elements")

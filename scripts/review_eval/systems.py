@@ -15,6 +15,7 @@ model's `warning` is `major` (`coordinator.map_severity`). *Warning or worse* = 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -113,8 +114,12 @@ class DualRag:
             if self.explain is not None:
                 cmd += ["--explain", str(self.explain / label)]
             started = time.monotonic()
+            # The walkthrough request is not part of the review being measured: its tokens would be
+            # counted as the reviewers' (it is on by default; its own cost shows in every report).
+            env = {**os.environ, "DUALRAG_REVIEW__WALKTHROUGH": "false"}
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout_s, check=False)
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout_s, check=False,
+                                      env=env)
             except subprocess.TimeoutExpired:
                 return Outcome(seconds=round(time.monotonic() - started, 1),
                                failure=f"no answer within {self.timeout_s:.0f}s")

@@ -30,3 +30,20 @@ def test_the_call_cap_divides_by_the_reviewers_of_a_chunk():
     assert len(capped.chunks) == 2 and "limits.max_llm_calls = 7 at 3 reviewer call(s)" in note
     one, _ = cap_plan(plan(4), LimitsConfig(max_llm_calls=1), calls_per_chunk=5)
     assert len(one.chunks) == 1  # a review always reviews something
+
+
+def test_a_price_cap_stops_at_the_estimated_cost():
+    from dualrag.chunking.caps import cap_plan
+    from dualrag.chunking.model import Budget, Chunk, ChunkPlan
+    from dualrag.config import LimitsConfig
+
+    chunks = tuple(Chunk(id=f"c{i}", files=(f"f{i}.py",), hunks=(), members=(), estimated_tokens=9_000)
+                   for i in range(1, 7))
+    plan = ChunkPlan(chunks=chunks, budget=Budget(128_000, 102_400, 100_000, 60_000, 0.1), limit=60_000,
+                     estimator="fast", total_tokens=54_000)
+    # 2 reviewers x (9,000 + 1,000) tokens x $2 per million = $0.04 a chunk: $0.10 buys two
+    capped, note = cap_plan(plan, LimitsConfig(max_cost_usd=0.10), calls_per_chunk=2,
+                            usd_per_prompt_token=2 / 1e6, overhead_tokens=1_000)
+    assert [c.id for c in capped.chunks] == ["c1", "c2"] and "limits.max_cost_usd" in note
+    unpriced, note = cap_plan(plan, LimitsConfig(max_cost_usd=0.10), calls_per_chunk=2, usd_per_prompt_token=None)
+    assert len(unpriced.chunks) == 6 and note is None  # an unknown price caps nothing
