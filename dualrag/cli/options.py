@@ -6,12 +6,16 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from dualrag.config import ModelSpec, Settings, find_config_file, load_settings
 from dualrag.errors import UserError
 from dualrag.source.git import GitRepo
+
+if TYPE_CHECKING:  # the review layer is loaded only by the commands that review
+    from dualrag.review.model import Review
 
 FORMATS = click.Choice(["text", "markdown", "json"])
 REPORT_FORMATS = click.Choice(["text", "markdown", "json", "html", "sarif", "codequality"])
@@ -109,7 +113,7 @@ def check_writable(path: str | None) -> None:
         raise UserError(f"cannot write report to {path}: {why}")
 
 
-def warn_if_unreviewed(review) -> None:
+def warn_if_unreviewed(review: Review) -> None:
     """A model was configured and none answered usably: a CI log must say so, not only the report
     (`--fail-on no_verdict` turns it into a failed job)."""
     from dualrag.review.decision import reviewers_all_failed

@@ -8,7 +8,8 @@ pydantic and these modules only. `Settings` gathers the sections; `load_settings
 from dualrag.config.chunking import ChunkingConfig
 from dualrag.config.embedding import Bm25Config, EmbeddingConfig
 from dualrag.config.feedback import FeedbackConfig
-from dualrag.config.ingest import LimitsConfig, NoiseConfig, TierConfig
+from dualrag.config.ingest import NoiseConfig, TierConfig
+from dualrag.config.limits import LimitsConfig
 from dualrag.config.llm import LLMConfig, ModelCapability, ModelSpec
 from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig

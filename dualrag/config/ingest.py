@@ -1,14 +1,10 @@
-"""What ingest needs: the noise filter, the risk tiers and the input limits
-(sections `[noise]`, `[tier]`; `[limits]` lives in `limits`)."""
+"""What ingest needs besides the limits: the noise filter and the risk tiers (`[noise]`, `[tier]`)."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from dualrag.config.limits import LimitsConfig
 from dualrag.config.section import Section
-
-__all__ = ["LimitsConfig", "NoiseConfig", "TierConfig"]
 
 
 class NoiseConfig(Section):

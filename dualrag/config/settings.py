@@ -25,7 +25,8 @@ from pydantic_settings import (
 from dualrag.config.chunking import ChunkingConfig
 from dualrag.config.embedding import EmbeddingConfig
 from dualrag.config.feedback import FeedbackConfig
-from dualrag.config.ingest import LimitsConfig, NoiseConfig, TierConfig
+from dualrag.config.ingest import NoiseConfig, TierConfig
+from dualrag.config.limits import LimitsConfig
 from dualrag.config.llm import LLMConfig
 from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
