@@ -139,7 +139,8 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
         with _timed(timings, "review", tally):
             stage = _run_reviewers(changes, info, spent, contexts, findings, selected, factory, clients, tally,
                                    explain_dir=hooks.explain_dir, max_workers=hooks.max_workers, notes=notes,
-                                   compact=bool(reader and reader.compact))
+                                   compact=bool(reader and reader.compact),
+                                   reverse_check=settings.review.reverse_check)
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
     known = set(rules.known_ids)
@@ -217,10 +218,11 @@ def _walkthrough(changes: ChangeSet, chunks: list[ChunkReport], plan: ChunkPlan,
 def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
                    findings: list, selected: Sequence[Any], factory: LLMFactory, clients: dict[str, Any],
                    tally: UsageTally, *, explain_dir: str | Path | None, max_workers: int, notes: list[str],
-                   compact: bool = False) -> StageResult:
+                   compact: bool = False, reverse_check: bool = False) -> StageResult:
     """Every selected specialist on every chunk, through one factory (shared breakers)."""
     stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
-                        max_output_tokens=factory.config.max_output_tokens, compact=compact).run(
+                        max_output_tokens=factory.config.max_output_tokens, compact=compact,
+                        reverse_check=reverse_check).run(
         plan.chunks, contexts, clients, selected, max_workers=max_workers)
     notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
                  f"on {len(plan.chunks)} chunk(s)")

@@ -304,8 +304,8 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
     if not languages:
         raise RuleBookError(f"{where}: a detector needs languages (detect.languages or the rule's languages)")
     on = raw.get("on", "added")
-    if on not in ("added", "removed"):
-        raise RuleBookError(f"{where}: detect.on must be added or removed, got {on!r}")
+    if on not in ("added", "removed", "dropped"):
+        raise RuleBookError(f"{where}: detect.on must be added, removed or dropped, got {on!r}")
     if kind == "regex":
         try:
             re.compile(pattern)

@@ -85,8 +85,9 @@ class Detector(_Frozen):
     pattern: str
     languages: list[str] = Field(default_factory=list, description="file languages it applies to")
     message: str | None = None
-    on: Literal["added", "removed"] = Field(
-        "added", description="which changed lines a regex runs on; `removed` fires only if no added line matches too")
+    on: Literal["added", "removed", "dropped"] = Field(
+        "added", description="which changed lines a regex runs on; `removed` fires only if no added line matches too; "
+                             "`dropped` fires once per hunk that removes more matching lines than it adds")
     fix: DetectorFix | None = Field(None, description="regex, on added lines: the flagged line rewritten")
 
 

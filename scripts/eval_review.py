@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from review_eval.baseline import RemovedChecks  # noqa: E402
 from review_eval.pairs import Pair, load_pairs, sample  # noqa: E402
-from review_eval.report import floors, summarise, table  # noqa: E402
+from review_eval.report import by_source, floors, summarise, table  # noqa: E402
 from review_eval.systems import DualRag, Naive, flagged, write_config  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "eval" / "bugs" / "dev.jsonl"
@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> None:
     config = write_config(args.out.with_suffix(".dualrag.toml"), store=args.store.resolve(), window=args.window,
                           max_output=args.max_output, model=args.llm, grammar=args.grammar, extra=args.toml)
     systems = {"dualrag": lambda: DualRag(args.llm, config, timeout_s=args.timeout, explain=args.explain),
+               "dualrag-offline": lambda: DualRag(args.llm, config, timeout_s=args.timeout, offline=True),
                "naive": lambda: Naive(args.llm, config), "removed-checks": RemovedChecks}
     chosen = [s.strip() for s in args.systems.split(",") if s.strip()]
     unknown = [s for s in chosen if s not in systems]
@@ -140,6 +141,12 @@ def print_report(records: list[dict], args: argparse.Namespace) -> None:
     if lines:
         print("floors (issue 14) for dualrag:")
         print("\n".join(lines))
+    pairs = {p.id: p for p in load_pairs(args.data)}
+    targets = {(pid, side): pairs[pid].targets(side) for pid in ids if pid in pairs for side in SIDES}
+    parts = by_source(records, targets, flagged)
+    if parts:
+        print("what each part of dualrag flags:")
+        print("\n".join(parts))
 
 
 if __name__ == "__main__":

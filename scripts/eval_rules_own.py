@@ -5,7 +5,7 @@
         [--json OUT] [--out DIR] [--show N]
 
 The Huangshan guideline (scripts/eval_rules.py) is the document the segmenter was tuned on; this
-set is not. The generator (scripts/make_rule_eval_set.py) renders the same 42 rules in three
+set is not. The generator (scripts/make_rule_eval_set.py) renders the same 52 rules in three
 structures; per structure this script
 
 - segments the document with `indexers.rules.segment` and measures unit-per-rule: a rule is

@@ -5,6 +5,8 @@
   the same file matches the pattern too (an element that was edited, not dropped, is silent).
   A removed line has no new line number: the finding sits on the new-file line that now takes
   its place (the next new-side line of the hunk, else the previous one).
+- `regex`, `on: dropped`: once per hunk that removes more matching lines than it adds, at the
+  first removed match whose words no added line of the file keeps (a check lost, not rewritten).
 - `tree-sitter`: the hunk's new side (context and added lines, in order) is parsed as a
   fragment; every capture named `@violation` that starts on an added line is reported.
 
@@ -127,7 +129,9 @@ def detect_hunks(path: str, language: str, hunks: Sequence[Hunk], rules: Sequenc
             continue
         if det.kind == "regex":
             rx = _regex(det.pattern)
-            if det.on == "removed":
+            if det.on == "dropped":
+                out += [_finding(rule, path, line, note=note) for line, note in _dropped(rx, hunks, added)]
+            elif det.on == "removed":
                 if any(rx.search(line.text) for line in added):
                     continue
                 for hunk in hunks:
@@ -158,6 +162,28 @@ def _tree_sitter_lines(language: str, pattern: str, lines: Iterable[DiffLine]) -
         if row < len(new_side) and new_side[row].kind == "+" and new_side[row].new_no is not None:
             hits.append(new_side[row].new_no)
     return hits
+
+
+_WORDS = re.compile(r"[A-Za-z_]\w*|\d+|[=!<>]=|&&|\|\||[<>!]")
+
+
+def _dropped(rx: re.Pattern[str], hunks: Sequence[Hunk], added: Sequence[DiffLine]) -> list[tuple[int, str]]:
+    """`on: dropped`: one place per hunk that removes more matching lines than it adds — the first
+    removed match whose words no added line keeps. Counting per hunk tells an edit that loses a
+    check from one that rewrites it (`if (a)` → `if (a && b)` keeps every word of the old check)."""
+    kept = [set(_WORDS.findall(line.text)) for line in added]
+    places = []
+    for hunk in hunks:
+        removed = [i for i, line in enumerate(hunk.lines) if line.kind == "-" and rx.search(line.text)]
+        if len(removed) <= sum(1 for line in hunk.lines if line.kind == "+" and rx.search(line.text)):
+            continue
+        for i in removed:
+            words = set(_WORDS.findall(hunk.lines[i].text))
+            if not any(words <= k for k in kept):
+                places.append((removal_anchor(hunk.lines, i),
+                               f"removed line {hunk.lines[i].old_no} of the old file: `{hunk.lines[i].text.strip()[:80]}`"))
+                break
+    return places
 
 
 @lru_cache(maxsize=512)

@@ -2,9 +2,10 @@
 
 Hybrid search over every configured knowledge base, in three channels per knowledge base:
 the dense embedder reads the construct names of the code and, separately, the code itself;
-BM25 reads the code words and the construct names (query.py). Reciprocal-rank fusion orders
-the candidates, so no score scale has to be comparable with another for the ranking; the
-relevance below only separates near-ties.
+BM25 reads the code words and the construct names (query.py). A fourth ranking comes from the
+documents themselves: the candidates whose own counter-examples show the constructs the code
+shows (`example_channel`). Reciprocal-rank fusion orders the candidates, so no score scale has
+to be comparable with another for the ranking; the relevance below only separates near-ties.
 
 Ranks say nothing about whether the best rule is any good, though: every query has a first
 hit. Each candidate therefore also gets a `relevance` that is comparable across queries (see
@@ -14,11 +15,15 @@ is there to judge (context.py, RetrievalConfig.rule_floor).
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from dualrag.embedding import Bm25Encoder, Embedder
+from dualrag.retrieval.concepts import matching_terms
 from dualrag.retrieval.fusion import rrf
 from dualrag.retrieval.query import RuleQuery
 from dualrag.store import RuleFilter, RuleHit, RuleStore
@@ -47,7 +52,7 @@ class RetrievedRule:
 class Channel:
     """One ranking of one knowledge base: keys best first with their raw scores, and its tail."""
 
-    kind: Literal["dense", "sparse"]
+    kind: Literal["dense", "sparse", "examples"]
     scores: dict[str, float]  # insertion order = rank order
     tail: float  # the score a rule at the channel's depth gets: the level "any rule" reaches
 
@@ -62,12 +67,13 @@ def relevance(key: str, channels: Iterable[Channel]) -> float:
     A raw cosine is not comparable across queries (e5 puts some queries near 0.85 with every
     rule, others near 0.75), nor is a raw BM25 score (a long query scores every rule higher).
     Both are measured from the channel's own tail instead: the best dense margin (construct
-    names or code) plus the BM25 margin scaled by `BM25_SCALE`."""
+    names or code) plus the BM25 margin scaled by `BM25_SCALE`. The examples channel only
+    reorders: it adds nothing here, so the floor calibrated on this relevance keeps its meaning."""
     dense = sparse = 0.0
     for channel in channels:
         if channel.kind == "dense":
             dense = max(dense, channel.margin(key))
-        else:
+        elif channel.kind == "sparse":
             sparse = max(sparse, channel.margin(key))
     return dense + sparse / BM25_SCALE
 
@@ -86,7 +92,10 @@ class RuleRetriever:
             project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
         )
         units: dict[str, RuleUnit] = {}
-        channels = [c for kb in self.kbs for c in self._channels(kb, query, mode, rule_filter, units) if c.scores]
+        channels = [c for kb in self.kbs for c in self._channels(kb, query, mode, rule_filter, units)]
+        if mode == "hybrid" and query.concepts:  # over the candidates of every knowledge base
+            channels.append(example_channel(query, units))
+        channels = [c for c in channels if c.scores]
         scored = [(key, score + RELEVANCE_WEIGHT * rel, rel) for key, score in rrf([list(c.scores) for c in channels])
                   for rel in [relevance(key, channels)]]
         scored.sort(key=lambda item: -item[1])
@@ -133,3 +142,35 @@ def _tail(scores: dict[str, float], *, fewer: float) -> float:
     the rules it did not return share no word; dense: the lowest cosine, the whole base was read)."""
     values = list(scores.values())
     return values[DEPTH - 1] if len(values) >= DEPTH else fewer
+
+
+def example_channel(query: RuleQuery, units: dict[str, RuleUnit]) -> Channel:
+    """The candidates whose own counter-examples show the constructs the code shows.
+
+    The document's examples are read with the same construct detectors as the code (concepts.py),
+    so a rule is linked to a construct by what its own counter-example does, not by a table
+    written for it. Scored by a weighted overlap of the two construct sets, each construct
+    weighed by its rarity among the candidates' counter-examples (a loop shown by half of them
+    says little); a ranking for the fusion only: it adds no relevance, so the calibrated floor
+    means what it meant."""
+    language = query.languages[0] if query.languages else "java"
+    shown = set(query.concepts)
+    found = {key: example_constructs(unit, language) for key, unit in units.items()}
+    frequency = Counter(name for names in found.values() for name in names)
+    weight = {name: math.log(1 + len(found) / count) for name, count in frequency.items()}
+    scores = {}
+    for key, names in found.items():
+        shared = shown & names
+        if shared:
+            scores[key] = sum(weight[n] for n in shared) / sum(weight.get(n, 1.0) for n in shown | names)
+    return Channel("examples", dict(sorted(scores.items(), key=lambda pair: -pair[1])), 0.0)
+
+
+def example_constructs(unit: RuleUnit, language: str) -> frozenset[str]:
+    """Names of the constructs the rule's counter-examples show."""
+    return _constructs(tuple(unit.bad_examples), language)
+
+
+@lru_cache(maxsize=8192)
+def _constructs(examples: tuple[str, ...], language: str) -> frozenset[str]:
+    return frozenset(name for example in examples for name, _ in matching_terms(example, language))

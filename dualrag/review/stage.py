@@ -36,6 +36,7 @@ from dualrag.retrieval.context import Context
 from dualrag.review.coordinator import TaggedFinding
 from dualrag.review.model import ReviewerRun
 from dualrag.review.prompt import ChangeInfo, ReviewAnswer, build_request
+from dualrag.review.reverse import echoed, raised, reversed_chunk
 from dualrag.review.reviewers import Reviewer
 
 MAX_SPLIT_DEPTH = 2
@@ -76,7 +77,7 @@ def explain_folder(path: str | Path) -> Path:
 class ReviewStage:
     def __init__(self, changes: ChangeSet, info: ChangeInfo, *, detector_findings: Sequence[Finding] = (),
                  explain_dir: str | Path | None = None, sink: EventSink | None = None,
-                 max_output_tokens: int | None = None, compact: bool = False) -> None:
+                 max_output_tokens: int | None = None, compact: bool = False, reverse_check: bool = False) -> None:
         self.changes = changes
         self.info = info
         self.detector_findings = list(detector_findings)
@@ -84,7 +85,11 @@ class ReviewStage:
         self.sink = sink
         self.max_output_tokens = max_output_tokens
         self.compact = compact  # small-model prompts (reader.py)
+        self.reverse_check = reverse_check  # reverse.py: drop warnings the change undone draws too
+        self.echoes_dropped = 0
         self.statuses = {f.path: str(f.status) for f in changes.files}
+        undone = {"added": "deleted", "deleted": "added"}
+        self._reversed_statuses = {path: undone.get(status, status) for path, status in self.statuses.items()}
         self._lock = threading.Lock()
         if self.explain is not None:
             explain_folder(self.explain)
@@ -123,6 +128,9 @@ class ReviewStage:
             kinds = sorted({r.outcome for r in failed})
             result.notes.append(f"{len(failed)} of {len(result.runs)} reviewer run(s) did not answer usably "
                                 f"({', '.join(kinds)})")
+        if self.echoes_dropped:
+            result.notes.append(f"reverse check: {self.echoes_dropped} finding(s) dropped, raised as well against "
+                                "the change undone")
         return result
 
     def _safe_job(self, job: _Job) -> tuple[list[TaggedFinding], list[ReviewerRun], bool]:
@@ -173,10 +181,34 @@ class ReviewStage:
             run = ReviewerRun(**base, outcome="invalid_output", error="answer did not validate")
             self._event(run)
             return [], [run], False
-        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in answer.findings]
+        kept = self._reverse_checked(job, chunk, answer.findings) if self.reverse_check else answer.findings
+        found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in kept]
         run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found))
         self._event(run)
         return found, [run], True
+
+    def _reverse_checked(self, job: _Job, chunk: Chunk, findings: Sequence[Any]) -> list[Any]:
+        """`findings` less the warnings the same reviewer raises on the chunk undone (reverse.py)."""
+        if not raised(findings):
+            return list(findings)
+        undone = reversed_chunk(chunk)
+        prompt = build_request(
+            undone, job.context, self.info, reviewer=job.reviewer, project_type=str(self.changes.project_type),
+            risk_tier=str(self.changes.risk_tier), statuses=self._reversed_statuses, max_output_tokens=self.max_output_tokens,
+            compact=self.compact)
+        self._write(f"{chunk.id}.{job.reviewer.name}.reverse.prompt.md", prompt.text)
+        try:
+            response = job.client.complete(prompt.request)
+        except LLMError as exc:  # the check could not run: the findings stand
+            self._write(f"{chunk.id}.{job.reviewer.name}.reverse.error.txt", str(exc))
+            return list(findings)
+        self._write(f"{chunk.id}.{job.reviewer.name}.reverse.response.txt", response.text or "")
+        if not isinstance(response.parsed, ReviewAnswer):
+            return list(findings)
+        drop = {id(f) for f in echoed(findings, chunk, response.parsed.findings)}
+        with self._lock:
+            self.echoes_dropped += len(drop)
+        return [f for f in findings if id(f) not in drop]
 
     # ------------------------------------------------------------------ helpers
     def _detector_findings_of(self, chunk: Chunk) -> list[Finding]:

@@ -93,6 +93,27 @@ def floors(summaries: list[Summary], system: str = "dualrag", baseline: str = "n
     return lines
 
 
+def by_source(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], frozenset], flagged,
+              system: str = "dualrag") -> list[str]:
+    """`system`'s flag rates counting only its model's findings, then only its detectors': what
+    each part contributes (`targets[(pair id, side)]`, `flagged(findings, targets)`)."""
+    sides: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for r in records:
+        if r["system"] == system:
+            sides[r["id"]][r["side"]] = r
+    complete = {pid: s for pid, s in sides.items() if "bug" in s and "fix" in s and (pid, "bug") in targets}
+    if not complete:
+        return []
+    lines = []
+    for source in ("llm", "detector"):
+        rate = {side: _mean(flagged([f for f in s[side]["findings"] if f.get("source") == source],
+                                    targets[(pid, side)]) for pid, s in complete.items())
+                for side in ("bug", "fix")}
+        lines.append(f"  {system}, {source} findings only: flag bug {rate['bug']:.2f}, fix {rate['fix']:.2f}, "
+                     f"discrimination {rate['bug'] - rate['fix']:+.2f}")
+    return lines
+
+
 def _check(what: str, figure: str, ok: bool) -> str:
     return f"  [{'ok' if ok else 'NOT MET'}] {what}: {figure}"
 

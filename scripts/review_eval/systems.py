@@ -5,6 +5,8 @@
 - `Naive`: one plain prompt (the bare diff and one paragraph of instruction) to the same model
   through the same LLM layer, so the structured-output handling (JSON mode, schema text, tolerant
   parse, `ReviewAnswer` validation) is dualrag's own: only the prompt differs.
+- `DualRag(offline=True)` (opt-in, `dualrag-offline`): the same CLI with `--offline`, detectors
+  only: what the review finds without a model.
 - `RemovedChecks` (`baseline.py`, opt-in): no model, a reference for what the data's shape
   alone gives.
 
@@ -98,8 +100,10 @@ def write_config(path: Path, *, store: Path, window: int, max_output: int, model
 class DualRag:
     name = "dualrag"
 
-    def __init__(self, llm: str, config: Path, *, timeout_s: float = 1800.0, explain: Path | None = None) -> None:
+    def __init__(self, llm: str, config: Path, *, timeout_s: float = 1800.0, explain: Path | None = None,
+                 offline: bool = False) -> None:
         self.llm = llm
+        self.offline = offline
         self.config = config
         self.timeout_s = timeout_s
         self.explain = explain
@@ -109,7 +113,8 @@ class DualRag:
             diff_file = Path(tmp) / "change.diff"
             diff_file.write_text(diff, encoding="utf-8")
             out = Path(tmp) / "review.json"
-            cmd = [sys.executable, "-m", "dualrag", "review", "--diff-file", str(diff_file), "--llm", self.llm,
+            model = ["--offline"] if self.offline else ["--llm", self.llm]
+            cmd = [sys.executable, "-m", "dualrag", "review", "--diff-file", str(diff_file), *model,
                    "--config", str(self.config), "--format", "json", "--output", str(out)]
             if self.explain is not None:
                 cmd += ["--explain", str(self.explain / label)]

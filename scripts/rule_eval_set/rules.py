@@ -4,6 +4,10 @@ Every structure the generator writes (Word, numbered Markdown, bold-heading PDF)
 these rules, so a retrieval difference between structures is a segmentation difference. Prose is
 plain ASCII without Markdown syntax, so the same words survive all three renderings; the anchor of
 a rule is taken from its first paragraph (see `make_rule_eval_set.anchor_of`).
+
+The last chapter (STYLE: names, doc comments, braces, literals, comments) holds rules that name no
+API, which code can only reach through the names of the constructs it shows; it was written from
+general Java practice, not from any published guideline's wording or test cases.
 """
 
 from __future__ import annotations
@@ -877,4 +881,211 @@ SECURITY = Chapter("Security", (
     ),
 ))
 
-CHAPTERS: tuple[Chapter, ...] = (RESOURCES, ERRORS, CONCURRENCY, OBJECTS, DESIGN, NUMBERS, SECURITY)
+STYLE = Chapter("Style and documentation", (
+    Rule(
+        "STY-01", "Name classes, interfaces and enums in UpperCamelCase", MUST, "Names",
+        "Readers of Java tell a type from a variable at a glance because type names begin with a capital "
+        "letter and capitalise every further word, as in OrderRepository or HttpClientFactory. A type "
+        "called orderService, Order_Helper or PAYMENTGATEWAY breaks that habit and makes each import and "
+        "declaration slower to read. Start every class, interface, enum, record and annotation name with an "
+        "upper-case letter, join the words without underscores and write acronyms like ordinary words, "
+        "HtmlParser rather than HTMLParser.",
+        bad=_java("""
+            public class invoice_printer {
+                private final Printer printer;
+
+                invoice_printer(Printer printer) {
+                    this.printer = printer;
+                }
+            }
+        """),
+        good=_java("""
+            public class InvoicePrinter {
+                private final Printer printer;
+
+                InvoicePrinter(Printer printer) {
+                    this.printer = printer;
+                }
+            }
+        """),
+    ),
+    Rule(
+        "STY-02", "Use lowerCamelCase for methods, fields, parameters and local variables", MUST, "Names",
+        "Methods and variables start with a lower-case letter and mark each further word with a capital "
+        "letter: totalAmount, findByEmail, retryCount. Spellings such as Total_Amount, GetUser or customer_id "
+        "look like type names or like code ported from another language, and they clash with the property "
+        "names that frameworks derive from fields and getters. Leading underscores, dollar signs and "
+        "Hungarian prefixes such as strName or m_count have no place in these names either.",
+        bad=_java("""
+            private int Retry_Count;
+
+            public String GetDisplayName(String First_Name, String lastName) {
+                String Full = First_Name + " " + lastName;
+                return Full.trim();
+            }
+        """),
+        good=_java("""
+            private int retryCount;
+
+            public String displayName(String firstName, String lastName) {
+                String full = firstName + " " + lastName;
+                return full.trim();
+            }
+        """),
+    ),
+    Rule(
+        "STY-03", "Spell constant names in upper case with underscores", MUST, "Names",
+        "A static final field that holds an immutable value is a constant, and its name is written in "
+        "capital letters with the words separated by underscores, like MAX_RETRIES or DEFAULT_TIMEOUT. The "
+        "shape of the name then tells the reader that the value never changes without a look at its "
+        "declaration. Do not give real constants lowerCamelCase names such as maxRetries or defaultTimeout, "
+        "and do not use the upper-case spelling for fields that change.",
+        bad=_java("""
+            private static final int maxRetries = 3;
+            private static final String defaultRegion = "eu-west-1";
+        """),
+        good=_java("""
+            private static final int MAX_RETRIES = 3;
+            private static final String DEFAULT_REGION = "eu-west-1";
+        """),
+    ),
+    Rule(
+        "STY-04", "Document every public method with a Javadoc comment", MUST, "Documentation comments",
+        "Public methods and the methods of public interfaces are the contract that other teams program "
+        "against, and the Javadoc comment above a method is where that contract is written down. State what "
+        "the method does, what each parameter means, what it returns and which exceptions it throws, with "
+        "the param, return and throws tags. A public method without such a comment, or with one that only "
+        "repeats the method name, sends every caller into the implementation.",
+        bad=_java("""
+            public interface QuotaService {
+                long remaining(String tenantId);
+
+                void consume(String tenantId, long units);
+            }
+        """),
+        good=_java("""
+            public interface QuotaService {
+                /**
+                 * Units the tenant may still use in the current billing period.
+                 *
+                 * @param tenantId the tenant, never null
+                 * @return remaining units, zero when the quota is used up
+                 */
+                long remaining(String tenantId);
+            }
+        """),
+    ),
+    Rule(
+        "STY-05", "Open every top-level class with a header comment", SHOULD, "Documentation comments",
+        "Each top-level class begins with a documentation comment that says in a sentence or two what the "
+        "class is responsible for and how it is meant to be used. Name the owning team or author and the "
+        "release that introduced the class with the author and since tags, so that a reader knows whom to "
+        "ask. A class whose file goes straight from the imports to the class declaration leaves reviewers to "
+        "guess its purpose from the method bodies.",
+        bad=_java("""
+            import java.time.Clock;
+
+            public class ShiftPlanner {
+                private final Clock clock;
+            }
+        """),
+        good=_java("""
+            import java.time.Clock;
+
+            /**
+             * Assigns warehouse staff to the shifts of the coming week.
+             *
+             * @author logistics-team
+             * @since 4.2
+             */
+            public class ShiftPlanner {
+                private final Clock clock;
+            }
+        """),
+    ),
+    Rule(
+        "STY-06", "Always put braces around the bodies of if, else, for and while", MUST, "Layout",
+        "When the body of an if, else, for, do or while statement is a single statement written without "
+        "curly braces, a second line added later at the same indentation looks like part of the body but "
+        "runs every time. Write the braces even around a one-line body, with the opening brace at the end of "
+        "the line that starts the block and the closing brace on a line of its own.",
+        bad=_java("""
+            if (order.isPaid())
+                shipping.schedule(order);
+                mailer.confirm(order);
+        """),
+        good=_java("""
+            if (order.isPaid()) {
+                shipping.schedule(order);
+                mailer.confirm(order);
+            }
+        """),
+    ),
+    Rule(
+        "STY-07", "Replace magic numbers with named constants", SHOULD, "Literals",
+        "A bare numeric literal such as 86400, 3 or 0.19 in the middle of a calculation or a condition says "
+        "nothing about what it stands for, and when the value changes somebody has to hunt down every copy. "
+        "Give such a number a name by declaring a private static final constant, or read it from "
+        "configuration when it may differ between environments. The literals 0 and 1 as loop bounds and "
+        "increments, and -1 as a not-found marker, may stay as they are.",
+        bad=_java("""
+            if (attempts > 5) {
+                lockAccount(user, 900);
+            }
+        """),
+        good=_java("""
+            if (attempts > MAX_FAILED_LOGINS) {
+                lockAccount(user, LOCKOUT_SECONDS);
+            }
+        """),
+    ),
+    Rule(
+        "STY-08", "Delete commented-out code instead of keeping it", SHOULD, "Comments",
+        "Statements disabled by turning them into comments rot quickly: nobody compiles or tests them, and "
+        "after a few changes around them nobody can tell whether they would still work. Version control "
+        "keeps the old lines anyway, so remove them and say in the commit message what was dropped. If a "
+        "behaviour has to be switched off for a while on purpose, use a feature flag and a short comment "
+        "that refers to the ticket.",
+        bad=_java("""
+            total = total.add(line.price());
+            // if (line.isDiscounted()) {
+            //     total = total.subtract(line.discount());
+            // }
+            // audit.record(line);
+        """),
+    ),
+    Rule(
+        "STY-09", "Put comments on their own line above the code they explain", SHOULD, "Comments",
+        "Remarks squeezed in behind a statement get cut off at the edge of the editor, drift out of "
+        "alignment when the code around them is renamed and are easy to overlook in a diff. Write a comment "
+        "on its own line directly above the statement or block it explains, indented like that code, with "
+        "one space after the two slashes. Inside method bodies use line comments and keep the block "
+        "comment syntax for documentation comments on types, fields and methods.",
+        bad=_java("""
+            int pending = queue.size();//items not yet sent
+            sender.flush(); /* push what is left */
+        """),
+        good=_java("""
+            // items not yet sent
+            int pending = queue.size();
+        """),
+    ),
+    Rule(
+        "STY-10", "Write one statement per line and declare one variable at a time", SHOULD, "Layout",
+        "Several statements on one line, or a declaration that introduces three variables with different "
+        "initial values, make a line do too much: a debugger cannot stop between the parts, a diff marks the "
+        "whole line as changed and an initialiser that belongs to one name is easily read as belonging to "
+        "all. Give every statement its own line and every local variable or field its own declaration.",
+        bad=_java("""
+            int width = 0, height, depth = 1;
+            width = box.width(); height = box.height();
+        """),
+        good=_java("""
+            int width = box.width();
+            int height = box.height();
+            int depth = 1;
+        """),
+    ),
+))
+
+CHAPTERS: tuple[Chapter, ...] = (RESOURCES, ERRORS, CONCURRENCY, OBJECTS, DESIGN, NUMBERS, SECURITY, STYLE)

@@ -47,6 +47,16 @@ def test_rule_set_shape():
         assert 2 <= sentences <= 5, rule.code
 
 
+def test_a_style_chapter_of_rules_that_name_no_api():
+    """Naming, doc comments, braces, literals and comments: rules only construct names can reach."""
+    from rule_eval_set.rules import STYLE
+
+    assert len(STYLE.rules) >= 8
+    violations = Counter(c["rule"] for c in CASES if c["label"] == "violation")
+    assert all(violations[r.code] >= 2 for r in STYLE.rules)
+    assert sum(1 for c in CASES if c["label"] == "clean" and c["rule"].startswith("STY-")) >= 4
+
+
 def test_cases_cover_every_rule_with_our_own_code():
     assert len({c["id"] for c in CASES}) == len(CASES)
     assert {c["label"] for c in CASES} == {"violation", "clean"}

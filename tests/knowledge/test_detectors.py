@@ -148,3 +148,46 @@ def test_a_detector_fix_rewrites_the_line_it_flags_into_one_it_does_not(rule):
             assert f.suggestion is None
             assert not _run(rule, "```java\n" + f.replacement + "\n```"), f"{rule.rule_id}: {f.replacement}"
     assert rewritten, f"{rule.rule_id}'s fix rewrites none of its Bad examples"
+
+
+GUARDED = ("class U {\n  static int len(String s) {\n    if (s == null) {\n      return 0;\n    }\n"
+           "    int n = s.length();\n    return n;\n  }\n}\n")
+
+
+def _flow(old: str, new: str) -> list[tuple[int, str]]:
+    changes = ingest(_diff("src/U.java", old, new), Settings())
+    return [(f.line, f.message) for f in run_detectors(changes, RULES) if f.rule_id == "JAVA-FLOW-001"]
+
+
+def test_a_dropped_check_is_reported_once_at_its_place():
+    found = _flow(GUARDED, GUARDED.replace("    if (s == null) {\n      return 0;\n    }\n", ""))
+    assert [line for line, _ in found] == [3]  # the line that now stands where the check was
+    assert "`if (s == null) {`" in found[0][1]
+
+
+def test_a_tightened_or_rewritten_check_is_silent():
+    assert _flow(GUARDED, GUARDED.replace("if (s == null)", "if (s == null || s.isEmpty())")) == []
+    # a different condition in place of the old one: as many checks as before
+    assert _flow(GUARDED, GUARDED.replace("if (s == null)", "if (s.isEmpty())")) == []
+
+
+def test_a_loosened_check_counts_only_when_the_hunk_loses_checks():
+    # one condition instead of two nested ones: the hunk removes more checks than it adds
+    nested = GUARDED.replace("    if (s == null) {\n      return 0;\n    }\n",
+                             "    if (s == null) {\n      return 0;\n    }\n    if (s.isEmpty()) {\n      return 0;\n    }\n")
+    found = _flow(nested, GUARDED.replace("if (s == null)", "if (s == null && strict)"))
+    assert len(found) == 1 and "removed line" in found[0][1]
+
+
+def test_dropped_is_accepted_by_the_rule_format_for_regex_only(tmp_path):
+    from dualrag.rulebook import RuleBookError, load_rule_file
+
+    rule = ("---\nid: T-DROP-001\ntitle: t\nlevel: recommended\nseverity: major\nproject_types: [java]\n"
+            "languages: [java]\ndetect:\n  kind: {kind}\n  on: dropped\n  pattern: '{pattern}'\n---\nText.\n\n"
+            "### Bad\n```java\nx\n```\n\n### Good\n```java\ny\n```\n")
+    path = tmp_path / "r.md"
+    path.write_text(rule.format(kind="regex", pattern=r"^\s*if\b"))
+    assert load_rule_file(path)[0].detect.on == "dropped"
+    path.write_text(rule.format(kind="tree-sitter", pattern="(if_statement) @violation"))
+    with pytest.raises(RuleBookError, match="added lines only"):
+        load_rule_file(path)

@@ -18,6 +18,7 @@ from install_support import CHECKOUT, Wheelhouse, clean_env, fresh_venv
 from vcs_fakes import FakeGitHub, FakeGitLab  # tests/vcs, on the path through conftest.py
 from vcs_support import DIFF, GH_TOKEN, TOKEN
 
+from dualrag.rulebook import load_bundled
 from dualrag.testing.fake_llm import FakeOpenAI
 
 TEMPLATE = CHECKOUT / "templates" / "dualrag-review.yml"
@@ -137,7 +138,7 @@ def test_gitlab_include_installs_the_wheel_and_reviews(wheelhouse: Wheelhouse, t
             assert f"decision {review['decision']}" in proc.stdout and len(gitlab.summary_notes()) == 1
             assert (project / "gl-code-quality-report.json").is_file() and (project / "dualrag.sarif").is_file()
             assert "<html" in (project / "dualrag-report.html").read_text(encoding="utf-8")  # --html, an artifact
-            assert "dualrag: indexing 81 bundled rules" in proc.stderr  # index rules --bundled, on stderr
+            assert f"dualrag: indexing {len(load_bundled())} bundled rules" in proc.stderr  # index rules --bundled, on stderr
             assert empty_ours(job_env) == [] and job_env["OPENAI_BASE_URL"] == llm.base_url
             assert job_env["OPENAI_API_KEY"] == KEY and "ANTHROPIC_BASE_URL" not in job_env
 

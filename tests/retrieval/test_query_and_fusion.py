@@ -87,3 +87,33 @@ def test_rrf_weights_scale_a_ranking():
     weighted = dict(rrf([["a"], ["b"]], weights=[1.0, 2.0]))
     assert plain["a"] == plain["b"]
     assert weighted["b"] == 2 * weighted["a"]
+
+
+def names_in(code: str) -> set[str]:
+    return {name for name, _ in matching_terms(code, "java")}
+
+
+def test_layout_and_comment_constructs_are_recognised():
+    assert "statements-per-line" in names_in("int w = img.width(), h = img.height();")
+    assert "statements-per-line" in names_in("    total += a; count++;")
+    for one_each in ("for (int i = 0; i < n; i++) {", "String s = String.format(\"%s\", x);", "x++; // note",
+                     "Map<String, String> m = new HashMap<>();", "if (hit) { hits++; } else { misses++; }"):
+        assert "statements-per-line" not in names_in(one_each), one_each
+    assert "commented-out-code" in names_in("    // audit.record(line);")
+    assert "commented-out-code" in names_in("/*\nheaders.put(\"X\", \"1\");\n*/")
+    assert "commented-out-code" not in names_in("// retries are cheap here")
+    assert "trailing-comment" in names_in("int pending = queue.size(); // not sent yet")
+    assert "trailing-comment" not in names_in("// not sent yet\nint pending = queue.size();")
+
+
+def test_a_missing_header_comment_is_a_construct_but_only_when_the_snippet_shows_the_line_before():
+    assert "undocumented-type" in names_in("import java.util.List;\n\n@Service\npublic class Planner {\n}")
+    assert "undocumented-type" not in names_in("import java.util.List;\n\n/** Plans shifts. */\npublic class Planner {")
+    assert "undocumented-type" not in names_in("public class Planner {\n}")  # what came before is not shown
+
+
+def test_literals_compared_or_passed_bare_are_recognised():
+    assert "reference-compare" in names_in('if (country != "DE") {')
+    assert "magic-number" in names_in("return Duration.ofSeconds(1800);")
+    assert "magic-number" in names_in("if (attempts > 15) {")
+    assert "magic-number" not in names_in("ps.setString(1, email);")

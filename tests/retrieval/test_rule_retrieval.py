@@ -12,7 +12,7 @@ from dualrag.embedding import Bm25Encoder, get_embedder
 from dualrag.rerank import NullReranker
 from dualrag.retrieval.context import Candidate, Context, ContextRule, assemble
 from dualrag.retrieval.query import build_rule_query
-from dualrag.retrieval.rules import Channel, RetrievedRule, RuleRetriever, relevance
+from dualrag.retrieval.rules import Channel, RetrievedRule, RuleRetriever, example_channel, relevance
 from dualrag.review.prompt import NO_RULES, render_rules
 from dualrag.store import StoreConfig, open_store
 from dualrag.units import RuleSource, RuleUnit
@@ -64,7 +64,7 @@ def context_of(retriever: RuleRetriever, code: str, floor: float | None) -> Cont
 
 
 def test_raw_code_finds_the_rule_whose_prose_names_the_api_with_no_construct_recognised(retriever):
-    query = build_rule_query("Thread.sleep(1000);")
+    query = build_rule_query("Thread.sleep(backoff);")  # a bare 1000 would be a magic number
     assert query.concepts == ()  # nothing in the vocabulary: only the code and its words speak
     assert ids(retriever.retrieve(query, top_k=3))[0] == "SLEEP"
     assert ids(retriever.retrieve(query, top_k=3, mode="dense"))[0] == "SLEEP"
@@ -72,7 +72,7 @@ def test_raw_code_finds_the_rule_whose_prose_names_the_api_with_no_construct_rec
 
 def test_the_code_is_searched_even_when_a_construct_was_recognised(retriever):
     """A loop makes the construct channel speak of loops; the dense side still reads the code."""
-    query = build_rule_query("for (Order o : orders) {\n    Thread.sleep(200);\n}")
+    query = build_rule_query("for (Order o : orders) {\n    Thread.sleep(backoff);\n}")
     assert query.concepts == ("loop",)
     assert "SLEEP" in ids(retriever.retrieve(query, top_k=2, mode="dense"))
 
@@ -133,3 +133,24 @@ def test_two_documents_sharing_a_rule_id_are_both_retrieved(tmp_path):
         hits = RuleRetriever(store, embedder, sparse, [KB]).retrieve(
             build_rule_query("in = new FileInputStream(path);"), top_k=5)
     assert sorted(h.unit.source.document for h in hits) == ["a.md", "b.md"]
+
+
+def example_rule(rule_id: str, counter_example: str) -> RuleUnit:
+    return rule(rule_id, rule_id, "A rule in prose.").model_copy(update={"bad_examples": [counter_example]})
+
+
+def test_the_examples_channel_ranks_rules_whose_counter_example_shows_the_same_constructs():
+    units = {u.rule_id: u for u in (
+        example_rule("BRACES", "if (ready)\n    start();"),
+        example_rule("LINE", "int a = 1, b = 2;\nif (a > b) { swap(); }"),
+        example_rule("POOL", "ExecutorService pool = Executors.newCachedThreadPool();"),
+        rule("PROSE", "PROSE", "No example at all."),
+    )}
+    query = build_rule_query("if (count > limit)\n    reset();\nlong x = 1, y = 2;")
+    assert {"braceless-body", "statements-per-line"} <= set(query.concepts)
+    channel = example_channel(query, units)
+    assert channel.kind == "examples" and list(channel.scores)[:2] in (["BRACES", "LINE"], ["LINE", "BRACES"])
+    assert "POOL" not in channel.scores and "PROSE" not in channel.scores
+    # a ranking for the fusion only: the relevance the floor is calibrated on ignores it
+    assert relevance("BRACES", [channel]) == 0.0
+    assert example_channel(build_rule_query("x", concepts=False), units).scores == {}

@@ -66,10 +66,12 @@ def java_diff(make_git_file) -> bytes:
 @pytest.fixture
 def llm_settings(oai: FakeOpenAI, ant: FakeAnthropic) -> Callable[..., Settings]:
     def _make(model: str | None = "openai:gpt-4.1-mini", resilience: dict[str, Any] | None = None,
-              walkthrough: bool = False, **llm: Any) -> Settings:
-        """`walkthrough`: the walkthrough's extra request (test_walkthrough_llm.py); off, the reviewers'
-        requests are all a test sees."""
-        return load_settings(None, retrieval={"enabled": False}, review={"walkthrough": walkthrough}, llm={
+              walkthrough: bool = False, reverse_check: bool = False, **llm: Any) -> Settings:
+        """`walkthrough`: the walkthrough's extra request (test_walkthrough_llm.py); `reverse_check`: the
+        reverse check's extra request (test_reverse_check.py); both off, the reviewers' requests are
+        all a test sees."""
+        return load_settings(None, retrieval={"enabled": False},
+                             review={"walkthrough": walkthrough, "reverse_check": reverse_check}, llm={
             "model": model, "openai": {"base_url": oai.base_url, "local": False},
             "anthropic": {"base_url": ant.base_url, "local": False},  # stand-ins for the cloud APIs
             "resilience": {**FAST, **(resilience or {})}, **llm,

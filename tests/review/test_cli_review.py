@@ -21,6 +21,7 @@ def test_cli_review_with_llm_explain_telemetry_and_fail_on(oai, java_diff, tmp_p
     monkeypatch.setenv("OPENAI_BASE_URL", oai.base_url)
     monkeypatch.setenv("DUALRAG_RETRIEVAL__ENABLED", "false")
     monkeypatch.setenv("DUALRAG_LLM__RESILIENCE__MAX_ATTEMPTS", "1")
+    monkeypatch.setenv("DUALRAG_REVIEW__REVERSE_CHECK", "false")  # its own test: test_reverse_check.py
     oai.responder = lambda req: oai.chat(answer(finding(5, "critical", title="Sum is a difference")))
     diff = tmp_path / "c.diff"
     diff.write_bytes(java_diff)

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from review_eval.pairs import Pair, reverse_diff, sample, targets  # noqa: E402
-from review_eval.report import floors, summarise, table  # noqa: E402
+from review_eval.report import by_source, floors, summarise, table  # noqa: E402
 from review_eval.systems import flagged, same_file  # noqa: E402
 
 # fixed -> buggy, as Defects4J stores it: the guard is removed, a bound changed, the EOL lost
@@ -89,3 +89,19 @@ def test_table_and_floors():
     assert "+1.00" in text.splitlines()[2] and "1/4" in text.splitlines()[2]
     lines = floors([dual, naive])
     assert lines[0].startswith("  [ok] discrimination >= +0.30") and lines[-1].startswith("  [NOT MET] no review")
+
+
+def test_by_source_splits_the_flags_of_model_and_detectors():
+    def found(line, source):
+        return {"path": "A.java", "line": line, "severity": "major", "source": source}
+
+    records = [  # the model flags both sides of p1, the detector only the bug side
+        {"system": "dualrag", "id": "p1", "side": "bug", "findings": [found(3, "llm"), found(3, "detector")]},
+        {"system": "dualrag", "id": "p1", "side": "fix", "findings": [found(3, "llm")]},
+        {"system": "dualrag", "id": "p2", "side": "bug", "findings": [found(40, "detector")]},  # off target
+        {"system": "dualrag", "id": "p2", "side": "fix", "findings": []},
+    ]
+    tg = {(p, s): frozenset({("A.java", 3)}) for p in ("p1", "p2") for s in ("bug", "fix")}
+    llm, detector = by_source(records, tg, flagged)
+    assert "flag bug 0.50, fix 0.50, discrimination +0.00" in llm
+    assert "flag bug 0.50, fix 0.00, discrimination +0.50" in detector
