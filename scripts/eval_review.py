@@ -29,7 +29,11 @@ counted under failures.
 Printed per system: flag rate on bug and on fix, discrimination (bug − fix), findings per review,
 prompt and completion tokens per review (review JSON `usage`, every call, shared prefix
 included), seconds per review (wall; model = waiting on the model), failures; then the floors.
-`--out` is resumable: reviews already in the file are skipped.
+Then what each part of dualrag flags on its own: its model's findings, its detectors' findings,
+and with `--explain`, an estimate of the figures had the reverse check been off (the reviewers'
+first answers read back from the folder). `--out` is resumable: reviews already in the file are
+skipped. A second, held-out set: `--data scripts/review_eval/heldout/math.jsonl` (40 Defects4J
+Math bugs, assembled after the method was fixed; measure with it, never tune on it).
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from review_eval.baseline import RemovedChecks  # noqa: E402
 from review_eval.pairs import Pair, load_pairs, sample  # noqa: E402
-from review_eval.report import by_source, floors, summarise, table  # noqa: E402
+from review_eval.report import by_source, floors, summarise, table, without_reverse_check  # noqa: E402
 from review_eval.systems import DualRag, Naive, flagged, write_config  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "eval" / "bugs" / "dev.jsonl"
@@ -144,6 +148,8 @@ def print_report(records: list[dict], args: argparse.Namespace) -> None:
     pairs = {p.id: p for p in load_pairs(args.data)}
     targets = {(pid, side): pairs[pid].targets(side) for pid in ids if pid in pairs for side in SIDES}
     parts = by_source(records, targets, flagged)
+    if parts and args.explain is not None:
+        parts += [line for line in [without_reverse_check(records, targets, flagged, args.explain)] if line]
     if parts:
         print("what each part of dualrag flags:")
         print("\n".join(parts))

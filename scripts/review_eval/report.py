@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 FLOOR_DISCRIMINATION = 0.30
@@ -112,6 +114,40 @@ def by_source(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], 
         lines.append(f"  {system}, {source} findings only: flag bug {rate['bug']:.2f}, fix {rate['fix']:.2f}, "
                      f"discrimination {rate['bug'] - rate['fix']:+.2f}")
     return lines
+
+
+def without_reverse_check(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], frozenset], flagged,
+                          explain: Path, system: str = "dualrag") -> str | None:
+    """`system`'s flag rates had the reverse check been off: its detectors' findings plus every
+    warning of the reviewers' first answers, read back from the `--explain` folder (the answers
+    the reverse check then filtered). No line snapping: an estimate, printed as one."""
+    sides: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for r in records:
+        if r["system"] == system:
+            sides[r["id"]][r["side"]] = r
+    rate: dict[str, list[bool]] = {"bug": [], "fix": []}
+    for pid, both in sides.items():
+        if "bug" not in both or "fix" not in both or not (explain / f"{pid}.bug").is_dir():
+            continue
+        for side in ("bug", "fix"):
+            first = [{**f, "severity": "major" if f.get("severity") in ("warning", "critical") else "minor"}
+                     for answer in sorted((explain / f"{pid}.{side}").glob("*.response.txt"))
+                     if ".reverse." not in answer.name for f in _findings(answer)]
+            detectors = [f for f in both[side]["findings"] if f.get("source") == "detector"]
+            rate[side].append(flagged(detectors + first, targets[(pid, side)]))
+    if not rate["bug"]:
+        return None
+    bug, fix = _mean(rate["bug"]), _mean(rate["fix"])
+    return (f"  {system} without the reverse check (estimated from the first answers in --explain, "
+            f"{len(rate['bug'])} pairs): flag bug {bug:.2f}, fix {fix:.2f}, discrimination {bug - fix:+.2f}")
+
+
+def _findings(answer: Path) -> list[dict[str, Any]]:
+    try:
+        found = json.loads(answer.read_text(encoding="utf-8")).get("findings", [])
+    except (ValueError, AttributeError, OSError):
+        return []
+    return [f for f in found if isinstance(f, dict) and "line" in f and "path" in f]
 
 
 def _check(what: str, figure: str, ok: bool) -> str:

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from review_eval.pairs import Pair, reverse_diff, sample, targets  # noqa: E402
-from review_eval.report import by_source, floors, summarise, table  # noqa: E402
+from review_eval.report import by_source, floors, summarise, table, without_reverse_check  # noqa: E402
 from review_eval.systems import flagged, same_file  # noqa: E402
 
 # fixed -> buggy, as Defects4J stores it: the guard is removed, a bound changed, the EOL lost
@@ -105,3 +105,20 @@ def test_by_source_splits_the_flags_of_model_and_detectors():
     llm, detector = by_source(records, tg, flagged)
     assert "flag bug 0.50, fix 0.50, discrimination +0.00" in llm
     assert "flag bug 0.50, fix 0.00, discrimination +0.50" in detector
+
+
+def test_without_reverse_check_reads_the_first_answers_back(tmp_path):
+    import json
+
+    for side, first, reverse in (("bug", [3], [9]), ("fix", [3], [3])):
+        folder = tmp_path / f"p1.{side}"
+        folder.mkdir()
+        answer = {"findings": [{"path": "A.java", "line": n, "severity": "warning"} for n in first]}
+        (folder / "c1.general.response.txt").write_text(json.dumps(answer))
+        echo = {"findings": [{"path": "A.java", "line": n, "severity": "warning"} for n in reverse]}
+        (folder / "c1.general.reverse.response.txt").write_text(json.dumps(echo))
+    records = [{"system": "dualrag", "id": "p1", "side": s, "findings": []} for s in ("bug", "fix")]
+    tg = {("p1", s): frozenset({("A.java", 3)}) for s in ("bug", "fix")}
+    line = without_reverse_check(records, tg, flagged, tmp_path)
+    assert "flag bug 1.00, fix 1.00, discrimination +0.00" in line and "1 pairs" in line
+    assert without_reverse_check(records, tg, flagged, tmp_path / "none") is None
