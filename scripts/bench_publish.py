@@ -68,7 +68,6 @@ def bench(name, server_cls, make_adapter):
                                      ("re-review after push", 2, "c" * 40)):
             server.set_diff(make_diff(version), head_sha=head)
             adapter = make_adapter(server)
-            mark = len(server.log)
             start = time.perf_counter()
             _, r = run_stage(adapter, reviewer(version), settings, source=ReviewSource(make_diff(version).encode()))
             total = time.perf_counter() - start

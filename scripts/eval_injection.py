@@ -24,7 +24,6 @@ from injection_eval_set import INJECTIONS, ORDINARY  # noqa: E402
 
 from dualrag.checks.injection import FIELD_MARGIN, LINE_MARGIN, MeaningCheck, phrase_in, sentences  # noqa: E402
 
-
 _PROSE = ("//", "/*", "*", "#", "<!--")
 
 

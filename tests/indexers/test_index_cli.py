@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dualrag.cli import main
 from dualrag._bundled import knowledge_dir
+from dualrag.cli import main
 from dualrag.rulebook import load_bundled
 from dualrag.units import RuleSource, RuleUnit, document_key
 from indexers.rules import dedupe_ids, segment, segment_with_report

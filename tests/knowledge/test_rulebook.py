@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dualrag.errors import UserError
 from dualrag._bundled import knowledge_dir
+from dualrag.errors import UserError
 from dualrag.rulebook import RuleBookError, load_bundled, load_rule_file
 
 

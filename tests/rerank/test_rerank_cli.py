@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from dualrag.cli import main
 from dualrag._bundled import model_manifest
+from dualrag.cli import main
 from dualrag.rerank.manifest import load_manifest
 
 
