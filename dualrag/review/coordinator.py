@@ -120,7 +120,7 @@ class _Lines:
 
     def resolve_path(self, path: str) -> str | None:
         p = path.strip().replace("\\", "/")
-        for prefix in ("a/", "b/", "./", "/"):
+        for prefix in ("a/", "b/", "./", "/"):  # one at a time: a real folder may be named `b/`
             if p.startswith(prefix) and p not in self.added:
                 p = p[len(prefix):]
         if p in self.added:
@@ -335,3 +335,11 @@ def _apply_priors(findings: list[Finding], priors: Sequence[PriorFinding],
         else:
             out.append(f)
     return out, notes, conceded
+
+
+def normalise_path(path: str) -> str:
+    """A path as a model writes it, without diff prefixes (`a/`, `b/`), `./` or a leading `/`."""
+    p = path.strip().replace("\\", "/")
+    for prefix in ("a/", "b/", "./", "/"):
+        p = p.removeprefix(prefix)
+    return p

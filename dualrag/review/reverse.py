@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from dualrag.chunking.model import Chunk, HunkSlice
 from dualrag.diff.hunks import DiffLine
+from dualrag.review.coordinator import normalise_path
 from dualrag.review.prompt import RawFinding
 
 RAISED = frozenset({"critical", "warning"})  # a model's severities that a verdict weighs
@@ -74,6 +75,7 @@ def _hunk_of(chunk: Chunk, path: str, line: int) -> HunkSlice | None:
     return None
 
 
-def _same_path(a: str, b: str) -> bool:
-    a, b = a.strip().removeprefix("b/").removeprefix("a/"), b.strip()
-    return a == b or b.endswith("/" + a) or a.endswith("/" + b)
+def _same_path(written: str, path: str) -> bool:
+    """`written` (by a model) names the diff's `path`, whole or as its tail."""
+    written = normalise_path(written)
+    return written == path or path.endswith("/" + written)
