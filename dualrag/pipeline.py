@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from dualrag.checks.detectors import bundled_rules, review_rules, run_detectors
-from dualrag.checks.edi import merge_findings, validate_changes
+from dualrag.checks.edi import merge_findings, refused_files, validate_changes
 from dualrag.checks.injection import INSTRUCTION_FILES, find_injection, instruction_file_changes
+from dualrag.checks.steering import steering_files, steering_findings
 from dualrag.chunking import ChunkPlan, chunk_changes
 from dualrag.chunking.caps import cap_plan
 from dualrag.config import Settings
@@ -29,6 +30,7 @@ from dualrag.review.model import ChunkReport, FileReport, Review
 from dualrag.review.prompt import ChangeInfo
 from dualrag.review.reader import ReaderModel, fitted, reader_for
 from dualrag.review.reviewers import select_reviewers
+from dualrag.review.rule_query import RuleQueryWriter
 from dualrag.review.stage import ReviewStage, StageResult
 from dualrag.review.usage import UsageTally
 from dualrag.review.walkthrough import Walkthrough, deterministic_walkthrough
@@ -71,7 +73,7 @@ def run_review(source: ReviewSource | bytes, settings: Settings, *, conversation
     """Review a change: `source` is the diff (bytes) or a ReviewSource with the repository at hand."""
     source = source if isinstance(source, ReviewSource) else ReviewSource(source)
     start = time.perf_counter()
-    changes = ingest(source.diff, settings)
+    changes = ingest(source.diff, settings, base_has=source.base_has)
     return review_changes(changes, source, settings, conversation=conversation, hooks=hooks,
                           ingest_ms=round((time.perf_counter() - start) * 1000, 2))
 
@@ -121,8 +123,12 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     contexts: dict[str, Context] = {}
     if settings.retrieval.enabled and spent.chunks:
         with _timed(timings, "retrieve", tally):
+            writer = _rule_query_writer(settings, selected, clients)
             contexts = retrieve_contexts(spent, changes, settings, source, notes=notes,
-                                         token_model=_token_model(settings, reader))
+                                         token_model=_token_model(settings, reader), rule_language=writer)
+            if writer is not None and writer.failures:
+                notes.append(f"model rule query failed {len(writer.failures)} time(s) (the code alone was searched): "
+                             f"{writer.failures[0]}")
     info = _with_instructions(conversation.info, source.read_base)
     with _timed(timings, "injection", tally):
         injection_findings, injection = find_injection(changes, [
@@ -132,7 +138,7 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     injection_findings.extend(instruction_file_changes(changes))
     if injection_findings and "the diff" not in injection:
         injection.append("the diff")
-    findings = [*findings, *injection_findings]
+    findings = [*findings, *injection_findings, *steering_findings(changes)]
     llm_configured = reader is not None
     stage = StageResult()
     if factory is not None and clients is not None and plan.chunks:
@@ -154,7 +160,8 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
             coverage=Coverage(llm_configured=llm_configured, llm_ran=bool(stage.chunks_reviewed),
                               complete=stage.complete([c.id for c in plan.chunks]), injection=tuple(injection),
                               sampled=tuple(f.path for f in changes.reviewable if f.sampled_lines),
-                              unread=tuple(f.path for f in changes.files if f.unread),
+                              unread=tuple(f.path for f in changes.files if f.unread) + refused_files(edi_findings),
+                              steering=tuple(f.path for f in steering_files(changes)),
                               nothing=nothing),
             prior_findings=conversation.prior_findings, break_glass=conversation.break_glass, read_file=read_file,
             feedback=memory,
@@ -182,6 +189,15 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     return Review.of_changes(changes, decision=decision, chunks=chunks, findings=outcome.findings, notes=notes,
                              timings=timings, usage=usage, reviewers=stage.runs, decision_reasons=reasons,
                              break_glass=outcome.break_glass, dropped=dropped, walkthrough=walkthrough)
+
+
+def _rule_query_writer(settings: Settings, selected: Sequence[Any], clients: dict[str, Any] | None
+                       ) -> RuleQueryWriter | None:
+    """The model query of rule retrieval, on the first reviewer's client, when that channel is on."""
+    if not settings.retrieval.channels.model_query or not clients:
+        return None
+    client = next((clients[r.name] for r in selected if clients.get(r.name) is not None), None)
+    return RuleQueryWriter(client) if client is not None else None
 
 
 def _walkthrough(changes: ChangeSet, chunks: list[ChunkReport], plan: ChunkPlan, info: ChangeInfo,

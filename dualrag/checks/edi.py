@@ -102,7 +102,7 @@ def _place(f: FileDiff, issues: list[Issue], by_id: dict[str, RuleUnit]) -> list
         line, note = issue.line, None
         if line not in added:
             anchor = _removal_anchor(hunks, issue.hint) if issue.hint else None
-            if anchor is None and issue.rule_id in ("EDI-FMT-001", "EDI-FMT-006", "EDI-FMT-007") and added:
+            if anchor is None and issue.rule_id in ("EDI-FMT-001", "EDI-FMT-002", "EDI-FMT-006", "EDI-FMT-007") and added:
                 # the file as a whole is unreadable: report on the nearest changed line
                 anchor = (min(added, key=lambda n: abs(n - line)), None)
             if anchor is None:
@@ -110,6 +110,17 @@ def _place(f: FileDiff, issues: list[Issue], by_id: dict[str, RuleUnit]) -> list
             line, note = anchor
         out.append(_finding(f.path, line, issue, by_id.get(issue.rule_id), note))
     return out
+
+
+# The validators refused the whole file (not XML, a DTD, past a size or shape cap): none of its
+# checks ran, so the review cannot vouch for it.
+REFUSED = ("EDI-FMT-001", "EDI-FMT-002", "EDI-FMT-007")
+
+
+def refused_files(findings: list[Finding]) -> tuple[str, ...]:
+    """Paths of EDI files the validators refused to read: held at no_verdict like unread code."""
+    return tuple(dict.fromkeys(f.path for f in findings if f.rule_id in REFUSED and f.source == "detector"
+                               and (f.rule_id != "EDI-FMT-001" or "not well-formed" in f.message)))
 
 
 def _removal_anchor(hunks, hint: str) -> tuple[int, str | None] | None:

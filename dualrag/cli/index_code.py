@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 
 import click
+from rich.markup import escape
 
 from dualrag.cli.options import config_option, debug_option, load_cli_settings, store_option
+from dualrag.source.text import one_line
 
 
 @click.command("code")
@@ -43,7 +45,7 @@ def index_code(repo: str, store: str | None, ref: str, name: str | None, config_
         with open_code_store(settings.store, settings.qdrant) as code_store:
             report = index_repository(repo, code_store, ref=ref, name=name, noise=settings.noise, progress=progress)
     for path, why in report.skipped:
-        err.print(f"skipped {path}: {why}", highlight=False)
+        err.print(escape(one_line(f"skipped {path}: {why}")), highlight=False)
     for path, why in report.notes:
         err.print(f"note {path}: {why}", highlight=False)
     seconds = time.perf_counter() - started

@@ -23,7 +23,7 @@ from dualrag.cli.options import config_option, debug_option, load_cli_settings, 
 from dualrag.config import LimitsConfig, Settings
 from dualrag.errors import UserError
 from dualrag.source.language import language_of
-from dualrag.source.text import neutralise
+from dualrag.source.text import neutralise, one_line
 
 
 def _settings(store: str | None, config_file: str | None) -> Settings:
@@ -209,16 +209,17 @@ def _print_documents(documents, fmt: str, *, err: Console | None = None) -> None
         if err is not None:  # index rules --dry-run: the report on stderr, as a real run prints it
             _print_report(err, doc.report)
         else:
-            click.echo("\n".join(lines))
+            click.echo("\n".join(neutralise(line) for line in lines))
         for u in doc.units:
             where = " > ".join(u.section) or "-"
             page = f", p.{u.source.page}" if u.source.page else ""
             first = next((ln.strip() for ln in u.text.splitlines() if ln.strip()), "")
             first = first if len(first) <= 120 else first[:119] + "…"
             detect = f", detect {u.detect.kind}" if u.detect else ""
-            click.echo(f"  {u.rule_id} [{u.level or '-'}] {u.title}")
-            click.echo(f"      {where}{page}; ~{estimate_tokens(u.full_text())} tokens{detect}")
-            click.echo(f"      {first}")
+            # rule text comes from the document: escapes shown, one line each
+            click.echo(one_line(f"  {u.rule_id} [{u.level or '-'}] {u.title}"))
+            click.echo(one_line(f"      {where}{page}; ~{estimate_tokens(u.full_text())} tokens{detect}"))
+            click.echo(one_line(f"      {first}"))
         click.echo("")
 
 
@@ -295,11 +296,11 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     for note in notes:
-        _err().print(f"note: {escape(note)}")
+        _err().print(f"note: {escape(one_line(note))}")
     for row in rows:
         page = f" p.{row['page']}" if row["page"] else ""
-        click.echo(f"{row['rank']:>3}. {row['rule_id']} [{row['level'] or '-'}] {row['title']}  "
-                   f"({row['kb']}: {row['source']}{page}; score {row['score']})")
+        click.echo(one_line(f"{row['rank']:>3}. {row['rule_id']} [{row['level'] or '-'}] {row['title']}  "
+                            f"({row['kb']}: {row['source']}{page}; score {row['score']})"))
 
 
 @click.group("kb")

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from dualrag.config import ModelSpec, Settings, find_config_file, load_settings
-from dualrag.errors import UserError
+from dualrag.config import CONFIG_FILE_NAME, ModelSpec, Settings, find_config_file, load_settings
+from dualrag.config.trust import MAX_CONFIG_BYTES, RepositoryConfig, repository_config
+from dualrag.errors import ConfigError, SourceError, UserError
 from dualrag.source.git import GitRepo
+from dualrag.source.text import one_line
 
 if TYPE_CHECKING:  # the review layer is loaded only by the commands that review
     from dualrag.review.model import Review
@@ -53,7 +55,9 @@ debug_option = click.option("--debug", is_flag=True, expose_value=False, help="S
 
 
 config_option = click.option("--config", "config_file", metavar="FILE",
-                             help="Config file (default: .dualrag.toml in the repository root).")
+                             help="Config file outside the repository [$DUALRAG_CONFIG]: the only file that may set "
+                                  "hosts and secrets. The repository's .dualrag.toml applies beneath it (read from "
+                                  "the target side with --base and in merge-request stages).")
 store_option = click.option("--store", metavar="DIR", help="Store directory (default: .dualrag/store, or 'store' in config).")
 # The reviewers' model and the reranker: the same flags, and the same settings, on every command that reviews.
 model_options = options_group(
@@ -73,16 +77,15 @@ def fail_on_option(default: str | None = None):
 
 def load_cli_settings(config_file: str | None, git: GitRepo | None = None, *, store: str | None = None,
                       llm: str | None = None, offline: bool = False, reranker: str | None = None,
-                      budget: int | None = None, allowed_env: tuple[str, ...] = (), **overrides) -> Settings:
-    """The settings of a command: `--config FILE` (it must exist), else the repository's (or the
-    working directory's) `.dualrag.toml`; then `DUALRAG_*`; then the command's own flags, which
-    are all settings overrides (--store, --llm, --offline, --reranker, --budget, --format)."""
-    if config_file:
-        path = Path(config_file)
-        if not path.is_file():
-            raise UserError(f"config file not found: {config_file}")
-    else:
-        path = find_config_file(git.root if git else None)
+                      budget: int | None = None, allowed_env: tuple[str, ...] = (), base: str | None = None,
+                      ci: bool = False, **overrides) -> Settings:
+    """The settings of a command: the repository's `.dualrag.toml` (from the commit `base` when
+    given: the target side, never the change), then `--config FILE` / `$DUALRAG_CONFIG` outside
+    the repository, then `DUALRAG_*`, then the command's own flags (--store, --llm, --offline,
+    --reranker, --budget, --format). Routing and secret keys of a repository file are ignored
+    with a warning (config/trust.py). `ci`: in a merge-request stage with no checkout, no
+    repository file is read at all (the working directory is the change)."""
+    path, repository = trusted_and_repository_config(config_file, git, base=base, ci=ci)
     if store:
         overrides["store"] = store
     if reranker:
@@ -94,10 +97,66 @@ def load_cli_settings(config_file: str | None, git: GitRepo | None = None, *, st
             overrides["llm"] = {"model": str(ModelSpec.parse(llm))}
         except ValueError as exc:
             raise UserError(f"--llm: {exc}") from None
-    settings = load_settings(path, allowed_env=allowed_env, **overrides)
+    settings = load_settings(path, allowed_env=allowed_env, repository=repository, **overrides)
     if offline:  # sections merge key by key, so "no model anywhere" is set after layering
         settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"model": None, "reviewers": {}})})
     return settings
+
+
+def trusted_and_repository_config(config_file: str | None, git: GitRepo | None, *, base: str | None,
+                                  ci: bool) -> tuple[Path | None, RepositoryConfig | None]:
+    """(a trusted config file, the repository's configuration). A `--config` file outside the
+    repository layers over the repository's `.dualrag.toml`; one inside the repository under
+    review is the repository's own: read from `base` like `.dualrag.toml`, routing keys ignored."""
+    config_file = config_file or os.environ.get("DUALRAG_CONFIG") or None
+    trusted: Path | None = None
+    relative: str | None = CONFIG_FILE_NAME
+    if config_file:
+        path = Path(config_file)
+        if not path.is_file():
+            raise UserError(f"config file not found: {config_file}")
+        if git is None:
+            return path, None
+        inside = _inside(path, git.root)
+        if inside is None:  # trusted; the repository's own file still steers, beneath it
+            trusted = path
+        else:
+            relative = inside
+    if git is None:
+        if ci:
+            return None, None
+        found = find_config_file(None)
+        return trusted, _repository_file(found.read_bytes(), str(found)) if found else None
+    if base is not None:
+        try:
+            data = git.read_file(base, relative, MAX_CONFIG_BYTES + 1)
+        except SourceError:
+            data = None
+        origin = f"'{relative}' at {base[:12]} (the target side)"
+        if data is None and git.has_path(base, relative):  # there, but above the size cap
+            raise ConfigError(f"{origin}: configuration file above {MAX_CONFIG_BYTES / 1e6:g} MB")
+        return trusted, _repository_file(data, origin) if data is not None else None
+    if ci:
+        click.echo(f"dualrag: warning: the target commit is unknown: the repository's {relative} is not read",
+                   err=True)
+        return trusted, None
+    found_path = git.root / relative
+    return trusted, _repository_file(found_path.read_bytes(), str(found_path)) if found_path.is_file() else None
+
+
+def _inside(path: Path, root: Path) -> str | None:
+    """`path` relative to the repository `root`, or None when it lies outside."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def _repository_file(data: bytes, origin: str) -> RepositoryConfig:
+    config = repository_config(data, origin)
+    if warning := config.warning():
+        click.echo(f"dualrag: warning: {warning}", err=True)
+    return config
 
 
 def check_writable(path: str | None) -> None:
@@ -121,8 +180,9 @@ def warn_if_unreviewed(review: Review) -> None:
     if reviewers_all_failed(review.decision_reasons):
         failed = sorted({f"{r.reviewer}: {r.error}" for r in review.reviewers if r.error})
         detail = f" ({'; '.join(failed[:3])})" if failed else ""
-        click.echo(f"dualrag: warning: every reviewer failed{detail}: decision {review.decision}, nobody reviewed "
-                   "the logic", err=True)
+        # endpoint errors quote what a server sent: escapes shown, never run
+        click.echo(f"dualrag: warning: every reviewer failed{one_line(detail)}: decision {review.decision}, nobody "
+                   "reviewed the logic", err=True)
 
 
 def emit(report: str, output: str | None) -> None:

@@ -65,7 +65,8 @@ def review(diff_file: str | None, repo: str | None, base: str | None, head: str 
     check_writable(output)
     git = GitRepo(repo) if repo else None
     settings = load_cli_settings(config_file, git, format=None if fmt in MACHINE_FORMATS else fmt, store=store,
-                                 llm=llm, offline=offline, reranker=reranker, budget=budget)
+                                 llm=llm, offline=offline, reranker=reranker, budget=budget,
+                                 base=base if git is not None else None)
     source = _review_source(settings, git, diff_file=diff_file, base=base, head=head, staged=staged,
                             worktree=worktree)
     description = ""
@@ -78,7 +79,7 @@ def review(diff_file: str | None, repo: str | None, base: str | None, head: str 
     if explain_dir:
         explain_folder(explain_dir)  # a bad --explain stops before the review, model or not
     start = time.perf_counter()
-    changes = ingest(source.diff, settings)  # once: the review and the HTML report's diff share it
+    changes = ingest(source.diff, settings, base_has=source.base_has)  # once: the review and the HTML report's diff share it
     ingest_ms = round((time.perf_counter() - start) * 1000, 2)
     sink = None
     if telemetry:
@@ -126,10 +127,10 @@ def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str |
           config_file: str | None) -> None:
     """Show how a change is cut into token-budgeted chunks at method and element boundaries."""
     git = GitRepo(repo) if repo else None
-    settings = load_cli_settings(config_file, git, format=fmt, budget=budget)
+    settings = load_cli_settings(config_file, git, format=fmt, budget=budget, base=base if git is not None else None)
     source = _review_source(settings, git, diff_file=diff_file, base=base, head=head, staged=staged,
                             worktree=worktree)
-    plan, note = run_chunking(ingest(source.diff, settings), settings, read_file=source.read_file,
+    plan, note = run_chunking(ingest(source.diff, settings, base_has=source.base_has), settings, read_file=source.read_file,
                               estimator=estimator)
     emit(render_chunks(plan, settings.format, note=note), output)
 

@@ -145,7 +145,8 @@ def _checkout_source(settings: Settings, git: GitRepo | None, base_sha: str | No
 
 
 def _run(adapter, settings: Settings, git: GitRepo | None, base_sha: str | None, *, fail_on, break_glass, dry_run,
-         sarif_out, cq_out, json_out, md_out, html_out, telemetry, feedback: FeedbackScope | None = None) -> int:
+         sarif_out, cq_out, json_out, md_out, html_out, telemetry, feedback: FeedbackScope | None = None,
+         state: MRState | None = None) -> int:
     from dualrag.llm.telemetry import JsonlSink
     from dualrag.vcs.report import report_url
 
@@ -158,7 +159,7 @@ def _run(adapter, settings: Settings, git: GitRepo | None, base_sha: str | None,
         review, result = run_stage(adapter, _review_fn(settings, sink, feedback, seen), settings,
                                    source=_checkout_source(settings, git, base_sha, notes),
                                    break_glass_phrase=break_glass, dry_run=dry_run, sink=sink, feedback=feedback,
-                                   report_url=report_url(adapter.platform, html_out))
+                                   report_url=report_url(adapter.platform, html_out), state=state)
     finally:
         adapter.client.close()
         if sink:
@@ -199,10 +200,33 @@ def _print(platform: str, r: PublishResult, adapter, notes: list[str], dry_run: 
 
 
 def _settings(git: GitRepo | None, token_env: str, config_file: str | None, store: str | None, llm: str | None,
-              offline: bool, reranker: str | None) -> Settings:
+              offline: bool, reranker: str | None, base: str | None = None) -> Settings:
     # A custom --token-env variable may start with DUALRAG_ without being a setting.
     return load_cli_settings(config_file, git, store=store, llm=llm, offline=offline, reranker=reranker,
-                             allowed_env=(token_env,))
+                             allowed_env=(token_env,), base=base, ci=True)
+
+
+def _target_settings(adapter, repo: str | None, env: str, token_env: str, config_file: str | None,
+                     store: str | None, llm: str | None, offline: bool, reranker: str | None,
+                     base_sha: str | None) -> tuple[Settings, MRState]:
+    """The settings of the MR stage: the repository's configuration from the target side (the MR's
+    diff base), never from the checkout, which is the change under review. The checkout is used
+    for reading it even with --api-diff. The trusted layers were checked before any API call."""
+    try:
+        state = adapter.load()
+    except BaseException:
+        adapter.client.close()
+        raise
+    config_repo = _checkout(repo, False, env)
+    base = base_sha or state.base_sha or None
+    if config_repo is not None and base is not None:
+        try:
+            base = config_repo.verify_ref(base)
+        except SourceError:
+            click.echo(f"dualrag: warning: the target commit {base[:12]} is not in the checkout: the repository's "
+                       "configuration is not read", err=True)
+            config_repo = None
+    return _settings(config_repo, token_env, config_file, store, llm, offline, reranker, base=base), state
 
 
 @click.group()
@@ -230,12 +254,14 @@ def gitlab_review(ctx, server_url, project_id, mr_iid, base_sha, token_env, repo
                           _require(project_id, "project", "CI_PROJECT_ID"),
                           int(_require(str(mr_iid) if mr_iid else None, "merge request", "CI_MERGE_REQUEST_IID")))
     git = _checkout(repo, api_diff, "CI_PROJECT_DIR")
-    settings = _settings(git, token_env, config_file, store, llm, offline, reranker)
+    _settings(None, token_env, config_file, store, llm, offline, reranker)  # a bad flag or variable: exit 2 now
     adapter = GitLabAdapter(target, _token(token_env), retry=RetryPolicy(attempts=retries, budget_s=retry_budget),
                             timeout_s=timeout)
+    settings, state = _target_settings(adapter, repo, "CI_PROJECT_DIR", token_env, config_file, store, llm, offline,
+                                       reranker, base_sha)
     project = os.environ.get("CI_PROJECT_PATH") or str(target.project_id)
     ctx.exit(_run(adapter, settings, git, base_sha, feedback=_feedback_scope(settings, project, f"!{target.mr_iid}"),
-                  **kw))
+                  state=state, **kw))
 
 
 @click.group()
@@ -262,9 +288,11 @@ def github_review(ctx, api_url, repository, pr_number, bot, token_env, repo, api
     number = pr_number or pr_number_from_event(os.environ.get("GITHUB_EVENT_PATH"))
     target = GitHubTarget(api_url, _require(repository, "repository", "GITHUB_REPOSITORY"), number)
     git = _checkout(repo, api_diff, "GITHUB_WORKSPACE")
-    settings = _settings(git, token_env, config_file, store, llm, offline, reranker)
+    _settings(None, token_env, config_file, store, llm, offline, reranker)  # a bad flag or variable: exit 2 now
     adapter = GitHubAdapter(target, _token(token_env), bot=bot,
                             retry=RetryPolicy(attempts=retries, budget_s=retry_budget), timeout_s=timeout)
+    settings, state = _target_settings(adapter, repo, "GITHUB_WORKSPACE", token_env, config_file, store, llm, offline,
+                                       reranker, None)
     ctx.exit(_run(adapter, settings, git, None, feedback=_feedback_scope(settings, target.repository, f"#{number}"),
-                  **kw))
+                  state=state, **kw))
 

@@ -11,7 +11,7 @@ from dualrag.config.section import Section
 
 class LimitsConfig(Section):
     # A diff: the whole input, one file, what one review reads.
-    max_diff_mb: float = Field(256.0, gt=0, description="refuse larger diffs (exit 2)")
+    max_diff_mb: float = Field(256.0, gt=0, allow_inf_nan=False, description="refuse larger diffs (exit 2)")
     max_file_bytes: int = Field(2_000_000, gt=0, description="a file whose diff text is larger is skipped")
     max_review_bytes: int = Field(4_000_000, gt=0, description="files past this much diff text are skipped")
     max_line_chars: int = Field(4_000, ge=80, description="a longer changed line is reviewed as its first N characters")
@@ -19,13 +19,13 @@ class LimitsConfig(Section):
     max_chunks: int = Field(10, ge=1, description="chunks retrieved for and reviewed; the rest are not reviewed")
     max_llm_calls: int = Field(60, ge=1, description="reviewer requests per review (chunks x reviewers)")
     max_cost_usd: float | None = Field(
-        None, gt=0, description="estimated input cost of the reviewer requests of one review (prompt tokens x the "
+        None, gt=0, allow_inf_nan=False, description="estimated input cost of the reviewer requests of one review (prompt tokens x the "
                                 "model's input price); chunks past it are not reviewed. None = no price cap")
     # Structured text: EDI .flow/.dt XML (tree-sitter's XML parse time grows with depth squared).
     max_xml_depth: int = Field(256, ge=1, description="deeper XML is not parsed into elements")
     max_xml_elements: int = Field(200_000, ge=1, description="XML with more elements is not parsed into elements")
     # Rule documents (`index rules`): all or nothing, so a cap stops the command with exit 2.
-    max_document_mb: float = Field(64.0, gt=0, description="a document (a .docx: its unpacked parts) above this is refused")
-    max_zip_ratio: float = Field(100.0, gt=1, description="a .docx part unpacking to more than N times its packed size is refused")
+    max_document_mb: float = Field(64.0, gt=0, allow_inf_nan=False, description="a document (a .docx: its unpacked parts) above this is refused")
+    max_zip_ratio: float = Field(100.0, gt=1, allow_inf_nan=False, description="a .docx part unpacking to more than N times its packed size is refused")
     max_pdf_pages: int = Field(2_000, ge=1, description="a PDF with more pages is refused")
     max_paragraphs: int = Field(50_000, ge=1, description="a document with more paragraphs is refused")

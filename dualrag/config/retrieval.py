@@ -12,6 +12,23 @@ from dualrag.config.section import Section
 RULE_FLOOR = 0.117
 
 
+class RuleChannels(Section):
+    """Readings of the code searched on top of the plain two (the code to the dense embedder and to
+    BM25, always at full weight). Each is on by default only when it raised recall on rule books it
+    was not designed on, left out in turn (scripts/eval_rules.py; figures in the README)."""
+
+    constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
+                                                "to the dense embedder and BM25")
+    code_words: bool = Field(False, description="a BM25 bag of called APIs, types and identifier words")
+    grammar: bool = Field(False, description="the grammar's names for the code's constructs "
+                                             "('return statement in finally clause'), to the dense embedder and BM25")
+    examples: bool = Field(False, description="rank the rules whose own counter-examples show the same constructs")
+    model_query: bool = Field(False, description="with a model: one short request per chunk asks which rules the "
+                                                 "added code could break; its answer is one more query")
+    relevance_weight: float = Field(0.0, ge=0, description="how much a rule's relevance separates near-ties in "
+                                                          "the fused order")
+
+
 class RetrievalConfig(Section):
     enabled: bool = Field(True, description="retrieve rules and code for each chunk")
     kbs: list[str] = Field(default_factory=list, description="knowledge bases to search; empty = all in the store")
@@ -24,11 +41,18 @@ class RetrievalConfig(Section):
     max_rules: int = Field(8, ge=0, le=100, description="rules kept in a chunk's context")
     rule_floor: float = Field(
         RULE_FLOOR, ge=0,
-        description="without a reranker, rules whose retrieval relevance (dense margin + BM25 margin / 100 over "
+        description="the bundled rules' floor: without a reranker, bundled rules whose retrieval relevance (dense margin + BM25 margin / 100 over "
                     "the channel's tail) is under this are left out of the context; 0 keeps every candidate up to "
                     "max_rules. The default is calibrated by scripts/calibrate_rule_floor.py. With a reranker, "
                     "its calibrated threshold applies instead",
     )
+    channels: RuleChannels = Field(default_factory=RuleChannels)
+    bundled_fill: bool = Field(True, description="with a team knowledge base indexed, the bundled rules only fill "
+                                                 "the places its rules leave (False: ranked together)")
+    rule_floors: dict[str, float] = Field(
+        default_factory=dict, description="relevance floor per knowledge base (scripts/calibrate_rule_floor.py "
+                                          "calibrates one from a base's own cases); a team base without one is "
+                                          "ranked only, never floored")
     max_code: int = Field(8, ge=0, le=100, description="code items kept in a chunk's context")
     context_tokens: int = Field(12_000, ge=0, description="at most this many tokens of rules and code per chunk")
     output_tokens: int = Field(4_000, ge=0, description="kept free in the window for the model's answer")

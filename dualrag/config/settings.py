@@ -8,7 +8,6 @@ passed down explicitly; no module keeps settings of its own.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,7 +18,6 @@ from pydantic_settings import (
     NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    TomlConfigSettingsSource,
 )
 
 from dualrag.config.chunking import ChunkingConfig
@@ -32,6 +30,7 @@ from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
 from dualrag.config.review import ReviewConfig
 from dualrag.config.store import StoreConfig
+from dualrag.config.trust import MAX_CONFIG_BYTES, RepositoryConfig, parse_config_text
 from dualrag.config.vcs import VcsConfig
 from dualrag.errors import ConfigError
 
@@ -67,8 +66,11 @@ def find_config_file(root: Path | None) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def load_settings(config_file: Path | None = None, *, allowed_env: Collection[str] = (), **overrides: Any) -> Settings:
-    """Layer the TOML file, the environment and explicit overrides (CLI flags), in that order.
+def load_settings(config_file: Path | None = None, *, allowed_env: Collection[str] = (),
+                  repository: RepositoryConfig | None = None, **overrides: Any) -> Settings:
+    """Layer the repository's configuration (`repository`: already stripped of routing keys,
+    config/trust.py), the TOML file (trusted: outside the repository), the environment and
+    explicit overrides (CLI flags), in that order.
     Nested overrides merge into their section (`chunking={"budget": 8000}` keeps the file's other
     chunking keys). `allowed_env`: DUALRAG_* names that are not settings but legitimately set
     (e.g. a token variable named by --token-env).
@@ -89,15 +91,36 @@ def load_settings(config_file: Path | None = None, *, allowed_env: Collection[st
             dotenv_settings: PydanticBaseSettingsSource,
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
-            toml = TomlConfigSettingsSource(settings_cls, toml_file=config_file)
             env = _ModelOnlyLLM(env_settings)
-            return (init_settings, env, toml) if config_file else (init_settings, env)
+            sources: list[PydanticBaseSettingsSource] = [init_settings, env]
+            if config_file:
+                sources.append(_Values(settings_cls, file_values))
+            if repository is not None:
+                sources.append(_Values(settings_cls, repository.values))
+            return tuple(sources)
 
     try:
         layered = _Layered(**overrides)
     except ValidationError as exc:
+        err_loc = [str(part) for part in exc.errors()[0]["loc"]]
+        if repository is not None and _has_key(repository.values, err_loc) and not _has_key(file_values, err_loc):
+            raise ConfigError(_describe(exc, repository.values, repository.origin, overrides)) from None
         raise ConfigError(_describe(exc, file_values, config_file, overrides)) from None
     return layered
+
+
+class _Values(PydanticBaseSettingsSource):
+    """Values already read (a TOML file parsed once, with its size checked)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], values: dict[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self.values = values
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self.values.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return dict(self.values)
 
 
 class _ModelOnlyLLM(PydanticBaseSettingsSource):
@@ -137,7 +160,7 @@ def deep_update(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
 # CI secrets and job switches of the merge-request stage, local data folders of scripts.
 NON_SETTING_ENV = frozenset({
     "DUALRAG_GITLAB_TOKEN", "DUALRAG_GITHUB_TOKEN", "DUALRAG_GITHUB_BOT", "DUALRAG_FAIL_ON",
-    "DUALRAG_BREAK_GLASS", "DUALRAG_TELEMETRY", "DUALRAG_TIKTOKEN_DIR", "DUALRAG_JAVA_SOURCES",
+    "DUALRAG_BREAK_GLASS", "DUALRAG_TELEMETRY", "DUALRAG_CONFIG", "DUALRAG_TIKTOKEN_DIR", "DUALRAG_JAVA_SOURCES",
 })
 
 
@@ -153,15 +176,15 @@ def _check_env_names(settings_cls: type[BaseSettings], not_settings: Collection[
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as fh:
+            data = fh.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config_text(data, str(path))
 
 
 def _describe(
-    exc: ValidationError, file_values: dict, config_file: Path | None, overrides: dict
+    exc: ValidationError, file_values: dict, config_file: Path | str | None, overrides: dict
 ) -> str:
     """One line: the first bad key, what is wrong with it, and which layer supplied it."""
     err = exc.errors()[0]

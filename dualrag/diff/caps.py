@@ -56,7 +56,8 @@ def cap_review(files: Sequence[FileDiff], limits: LimitsConfig) -> tuple[list[Fi
         if f.reviewable and used + len(f.section) > limits.max_review_bytes:
             over += 1
             f = replace(f, skipped_reason=f"review size cap reached (limits.max_review_bytes = "
-                                          f"{limits.max_review_bytes:,})", section="", unread=True)
+                                          f"{limits.max_review_bytes:,})", section="", unread=True,
+                          skip_doubt="too large to review")
         elif f.reviewable:
             used += len(f.section)
         out.append(f)

@@ -50,7 +50,9 @@ class FileDiff:
     encoding: str | None = None  # "utf-8", "gb18030" or "latin-1"; None when there is no text
     newline: str | None = None  # "lf", "crlf" or "mixed"; None when there is no text
     skipped_reason: str | None = None  # why the file is not reviewed; None = reviewed
-    unread: bool = False  # skipped, and it is code nobody read (a size cap, an unsafe path): never approved
+    skip_certain: bool = False  # skipped, and nobody needs to read it (source/skips.py)
+    skip_doubt: str | None = None  # skipped, not certainly: why (a downgrade, no generator named...)
+    unread: bool = False  # skipped and not certainly noise (a cap, a path, an unconfirmed skip): never approved
     sampled_lines: int = 0  # changed lines cut to limits.max_line_chars (reviewed as a sample)
     longest_line: int = 0  # characters of the longest line cut
     hidden_chars: bool = False  # control, escape or bidirectional characters in the diff text

@@ -22,7 +22,8 @@ from dualrag.diff.model import FileDiff, FileStatus
 from dualrag.errors import DiffError
 from dualrag.source import encoding, paths
 from dualrag.source.language import language_of
-from dualrag.source.noise import NoiseFilter
+from dualrag.source.noise import NoiseFilter, Skip
+from dualrag.source.skips import binary_certain, lock_change
 from dualrag.source.text import has_controls
 
 _COMBINED = re.compile(rb"^diff --(?:cc|combined) ", re.MULTILINE)
@@ -92,11 +93,14 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: Limits
     path = new or old or ""
     language = language_of(path)
     unsafe = next(filter(None, (paths.unsafe_reason(p) for p in (new, old) if p is not None)), None)
-    noise_reason = None
+    noise_skip = None
+    doubt: str | None = None  # why a skip is not certain (source/skips.py)
     if unsafe:
-        skipped = f"unsafe path: {unsafe}"
+        skipped, doubt = f"unsafe path: {unsafe}", "an unsafe path is never opened"
     elif pf.is_binary_file:
         skipped = "binary file"
+        if not binary_certain(path):
+            doubt = f"a {language} file shown as binary" if language != "other" else "not a media, font or document type"
     else:
         head = _head(section) if status is not FileStatus.DELETED else []
         longest = (
@@ -104,8 +108,12 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: Limits
             if language in _NEEDS_LONGEST_LINE
             else 0
         )
-        noise_reason = noise.reason(path, language, head, longest)
-        skipped = noise_reason or oversized(len(section), limits)
+        noise_skip = noise.verdict(path, language, head, longest)
+        skipped = noise_skip.reason if noise_skip else oversized(len(section), limits)
+        if noise_skip is not None:
+            doubt = noise_doubt(noise_skip, section)
+        elif skipped is not None:
+            doubt = "too large to review"
 
     has_text = not pf.is_binary_file and len(pf) > 0
     if has_text:
@@ -128,14 +136,32 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: Limits
         encoding=enc,
         newline=_newline(text) if has_text else None,
         skipped_reason=skipped,
-        # Noise (lock files, vendored, generated with a marker...) and binary files are not code a
-        # reviewer reads; a file left out by a cap or for its path is, and it blocks approval.
-        unread=bool(unsafe) or (bool(skipped) and not pf.is_binary_file and skipped != noise_reason),
+        # A skip is never a pass: a skipped file blocks approval unless its skip is certain
+        # (source/skips.py); a vendored one may still be confirmed against the target (diff.ingest).
+        skip_certain=bool(skipped) and doubt is None,
+        skip_doubt=doubt if skipped else None,
+        unread=bool(skipped) and doubt is not None,
         sampled_lines=sampled,
         longest_line=longest_cut,
         hidden_chars=skipped is None and has_controls(text),
         section=text if skipped is None else "",
     )
+
+
+def noise_doubt(skip: Skip, section: str) -> str | None:
+    """Why a noise skip is not certain, or None when it is; vendored files are confirmed later,
+    against the target side (diff.ingest)."""
+    if skip.kind == "lock":
+        certain, why = lock_change(section)
+        return None if certain else why
+    if skip.kind == "vendored":
+        return "not confirmed as vendored on the target branch"
+    if skip.kind == "generated":
+        return None if skip.where else "no generator named"
+    if skip.kind in ("source_map", "pattern"):
+        return None
+    return {"wrapper": "a wrapper jar runs in the build", "minified": "minified code runs",
+            "bundle": "bundled code runs", "minified_content": "minified code runs"}.get(skip.kind, "not certain")
 
 
 def _check_no_stray_lines(section: str, pf: PatchedFile, path: str) -> None:

@@ -14,6 +14,7 @@ from tree_sitter import Node, Query, QueryCursor
 
 from dualrag.parsing._ts import end_line_of, line_of, parse, parser, text_of
 from dualrag.parsing.model import Member
+from dualrag.parsing.nesting import containers, in_source_order
 
 _TYPES = {
     "class_declaration": "class",
@@ -34,9 +35,10 @@ _QUERY = """
  (annotation_type_declaration) (method_declaration) (constructor_declaration)
  (compact_constructor_declaration) (static_initializer) (lambda_expression)] @member
 (class_body (block) @member)
-(block (_) @cut) (constructor_body (_) @cut) (switch_block_statement_group (_) @cut)
+[(block) (constructor_body) (switch_block_statement_group) (class_body) (interface_body)
+ (enum_body_declarations)] @holder
 (switch_rule) @cut
-(class_body (_) @cut) (interface_body (_) @cut) (enum_body_declarations (_) @cut)
+(object_creation_expression) @new
 """
 _SPACE = re.compile(r"\s+")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -53,15 +55,31 @@ def java_members(text: str, *, fallback_type: str = "") -> tuple[tuple[Member, .
     (a fragment cut out of a method body)."""
     root = parse("java", text)
     captures = QueryCursor(_query()).captures(root)
-    cut_lines = sorted({line_of(n) for n in captures.get("cut", ())})
+    # Statement starts: the children of every block-like node. `(block (_) @cut)` in the query
+    # would say the same, but the query cursor then costs nesting depth squared.
+    cuts = [*captures.get("cut", ()), *(c for n in captures.get("holder", ()) for c in n.named_children)]
+    cut_lines = sorted({line_of(n) for n in cuts})
     package = ""
     for child in root.named_children:
         if child.type == "package_declaration":
             package = _SPACE.sub("", text_of(child).removeprefix("package").rstrip(";"))
-    nodes = sorted(captures.get("member", ()), key=lambda n: (n.start_byte, -n.end_byte))
+    source = root.text or b""
+    nodes = in_source_order([*captures.get("member", ()), *captures.get("new", ())])
+    # One pass, outermost first: what each node's descendants see around them (linear time).
+    scope: list[str] = []  # the types and `new T` around a node's descendants: Outer.Inner.new T
+    callable_: list[str] = []  # the method or constructor around a node's descendants
     members, broken = [], []
-    for node in nodes:
-        member = _member(node, package, fallback_type, cut_lines)
+    for node, up in zip(nodes, containers(nodes)):
+        outer, around = (scope[up], callable_[up]) if up >= 0 else ("", "")
+        member = None
+        if node.type == "object_creation_expression":
+            scope.append(_join(outer, f"new {text_of(node.child_by_field_name('type'))}"))
+        else:
+            member = _member(node, package, fallback_type, cut_lines, outer, around, source)
+            named = text_of(node.child_by_field_name("name")) if node.type in _TYPES else ""
+            scope.append(_join(outer, named) if node.type in _TYPES else outer)
+        is_callable = member is not None and node.type in ("method_declaration", "constructor_declaration")
+        callable_.append(member.name if is_callable else around)
         if member is not None:
             members.append(member)
             if node.has_error:
@@ -69,7 +87,10 @@ def java_members(text: str, *, fallback_type: str = "") -> tuple[tuple[Member, .
     return tuple(members), broken, root
 
 
-def _member(node: Node, package: str, fallback_type: str, cut_lines: list[int]) -> Member | None:
+def _member(node: Node, package: str, fallback_type: str, cut_lines: list[int], outer: str, around: str,
+            source: bytes) -> Member | None:
+    """`outer`: the types around the node (no package); `around`: the name of the method or
+    constructor it sits in."""
     kind = _TYPES.get(node.type) or _CALLABLES.get(node.type)
     if node.type == "block":
         kind = "initializer"
@@ -78,55 +99,32 @@ def _member(node: Node, package: str, fallback_type: str, cut_lines: list[int]) 
     if kind is None:
         return None
     # A top-level type is named by itself; only code outside every type takes the fallback.
-    owner = _owner(node, package, "" if kind in _TYPES.values() else fallback_type)
+    owner = _join(package, outer or ("" if kind in _TYPES.values() else fallback_type))
     start, end = line_of(node), end_line_of(node)
     if kind in _TYPES.values():
         name = _join(owner, text_of(node.child_by_field_name("name")))
-        head = _head(node)
+        head = _head(node, source)
     elif kind == "initializer":
         static = node.type == "static_initializer"
         name = _join(owner, f"<{'static-init' if static else 'init'}>@{start}")
         head = "static {" if static else "{"
     elif kind == "lambda":
-        enclosing = _enclosing_callable(node, package, fallback_type)
-        name = f"{enclosing or owner}.lambda@{start}"
-        head = _head(node)
+        name = f"{around or owner}.lambda@{start}"
+        head = _head(node, source)
     else:
         simple = text_of(node.child_by_field_name("name"))
         params = node.child_by_field_name("parameters")
         name = _join(owner, f"{simple}({','.join(_param_types(params))})")
-        head = _head(node)
-    # Statement starts strictly inside the member: a boundary between two of its statements.
+        head = _head(node, source)
+    # Statement starts strictly inside the member: a boundary between two of its statements. A
+    # lambda never owns a chunk (its enclosing member's cuts split it): nested lambdas would each
+    # copy the cuts of all the others (quadratic).
     lo, hi = bisect.bisect_right(cut_lines, start), bisect.bisect_left(cut_lines, end)
     return Member(
         kind=kind, name=name, signature=head, start=start, end=end,
-        cuts=tuple(cut_lines[lo:hi]), groups=kind in ("method", "constructor", "initializer"),
+        cuts=tuple(cut_lines[lo:hi]) if kind != "lambda" else (),
+        groups=kind in ("method", "constructor", "initializer"),
     )
-
-
-def _owner(node: Node, package: str, fallback_type: str) -> str:
-    """Qualified name of the types around a node: com.acme.Outer.Inner."""
-    names = []
-    parent = node.parent
-    while parent is not None:
-        if parent.type in _TYPES:
-            names.append(text_of(parent.child_by_field_name("name")))
-        elif parent.type == "object_creation_expression":
-            names.append(f"new {text_of(parent.child_by_field_name('type'))}")
-        parent = parent.parent
-    if not names and fallback_type:
-        names.append(fallback_type)
-    return _join(package, ".".join(reversed(names)))
-
-
-def _enclosing_callable(node: Node, package: str, fallback_type: str) -> str:
-    parent = node.parent
-    while parent is not None:
-        if parent.type in ("method_declaration", "constructor_declaration"):
-            member = _member(parent, package, fallback_type, [])
-            return member.name if member else ""
-        parent = parent.parent
-    return ""
 
 
 def _param_types(params: Node | None) -> list[str]:
@@ -142,11 +140,20 @@ def _param_types(params: Node | None) -> list[str]:
     return types
 
 
-def _head(node: Node) -> str:
-    """The declaration up to its body, comments and annotations left out, on one line."""
+_HEAD_BYTES = 16_000  # a declaration head longer than this is cut before cleaning (shown: 300 chars)
+
+
+def _head(node: Node, source: bytes | None = None) -> str:
+    """The declaration up to its body, comments and annotations left out, on one line.
+    `source` (the parsed bytes) spares copying the whole node's text: nested members would
+    copy their enclosing text once each (quadratic)."""
     body = node.child_by_field_name("body")
-    end = body.start_byte if body is not None else node.end_byte
-    raw = node.text[: end - node.start_byte].decode("utf-8", "replace") if node.text else ""
+    end = min(body.start_byte if body is not None else node.end_byte, node.start_byte + _HEAD_BYTES)
+    if source is None:
+        source, end, begin = node.text or b"", end - node.start_byte, 0
+    else:
+        begin = node.start_byte
+    raw = source[begin:end].decode("utf-8", "replace")
     raw = _COMMENT.sub(" ", raw)
     head = _SPACE.sub(" ", raw).strip().rstrip(";").strip()
     head = re.sub(r"^(@\w[\w.]*(\([^)]*\))?\s*)+", "", head)

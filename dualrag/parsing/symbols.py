@@ -24,6 +24,7 @@ from tree_sitter import Node, Query, QueryCursor
 
 from dualrag.parsing._ts import end_line_of, first_error_line, line_of, parse, parser, text_of
 from dualrag.parsing.java import _CALLABLES, _TYPES, _head, _param_types
+from dualrag.parsing.nesting import containers, in_source_order
 
 MAX_BODY_CHARS = 4000
 _QUERY = """
@@ -43,6 +44,10 @@ _QUERY = """
 (enhanced_for_statement) @local
 (resource) @local
 (lambda_expression) @lambda
+(static_initializer) @scope
+(scoped_type_identifier) @scoped
+(block_comment) @comment
+(line_comment) @comment
 """
 _SPACE = re.compile(r"\s+")
 _GENERIC = re.compile(r"<.*>", re.S)
@@ -194,10 +199,15 @@ def java_file(text: str) -> JavaFile:
     jf.imports, jf.wildcards, jf.static_wildcards = tuple(imports), tuple(wildcards), tuple(static_wild)
     captures = QueryCursor(_query()).captures(root)
     decl_nodes = sorted(captures.get("decl", ()), key=lambda n: (n.start_byte, -n.end_byte))
+    owners = _owners([*decl_nodes, *captures.get("new", ()), *captures.get("scope", ())], jf.package)
+    source = root.text or b""
     decls: list[Decl] = []
     spans: list[tuple[int, int]] = []
+    comments = sorted(captures.get("comment", ()), key=lambda n: n.start_byte)
+    comment_ends = [c.end_byte for c in comments]
     for node in decl_nodes:
-        for decl in _decls(node, jf.package, text):
+        doc = _doc(node, comments, comment_ends, source)
+        for decl in _decls(node, owners[(node.start_byte, node.end_byte, node.type)], source, doc):
             decls.append(decl)
             spans.append((node.start_byte, node.end_byte))
     jf.decls = decls
@@ -323,11 +333,19 @@ def java_file(text: str) -> JavaFile:
             continue
         recv, rtype = receiver_type(obj, decl)
         decl.refs.append(Ref("field", name, line_of(node), recv, rtype, -1))
+    # Parts of Outer.Inner by position (Node.parent costs the node's depth: quadratic when nested)
+    scoped_first: dict[tuple[int, int], Node] = {}
+    scoped_rest: set[tuple[int, int]] = set()
+    for scoped in captures.get("scoped", ()):
+        parts = scoped.named_children
+        if parts:
+            scoped_first[(parts[0].start_byte, parts[0].end_byte)] = scoped
+            scoped_rest.update((p.start_byte, p.end_byte) for p in parts[1:])
     for node in captures.get("type", ()):
-        parent = node.parent
-        if parent is not None and parent.type == "scoped_type_identifier" and parent.named_children[0] is not node:
+        at = (node.start_byte, node.end_byte)
+        if at in scoped_rest:
             continue  # the inner part of Outer.Inner is counted with the whole
-        written = text_of(parent) if parent is not None and parent.type == "scoped_type_identifier" else text_of(node)
+        written = text_of(scoped_first[at]) if at in scoped_first else text_of(node)
         if not written[:1].isupper():
             continue
         decl = owner_of(node) or type_owner(node)
@@ -362,30 +380,44 @@ def _local_names(node: Node) -> list[tuple[str, str]]:
     return []
 
 
-def _doc(node: Node) -> str:
-    prev = node.prev_named_sibling
-    while prev is not None and prev.type == "line_comment":
-        prev = prev.prev_named_sibling
-    if prev is not None and prev.type == "block_comment":
-        raw = text_of(prev)
-        if raw.startswith("/**"):
-            lines = [re.sub(r"^\s*\*?\s?", "", ln) for ln in raw[3:-2].splitlines()]
-            return "\n".join(ln.rstrip() for ln in lines).strip()[:1500]
+def _doc(node: Node, comments: list[Node], comment_ends: list[int], source: bytes) -> str:
+    """The Javadoc right before a declaration (line comments may sit between). Found by position
+    among the captured comments: `prev_named_sibling` costs the node's depth."""
+    k = bisect.bisect_right(comment_ends, node.start_byte) - 1
+    after = node.start_byte
+    while k >= 0 and not source[comment_ends[k]:after].strip():
+        comment = comments[k]
+        if comment.type == "block_comment":
+            raw = text_of(comment)
+            if raw.startswith("/**"):
+                lines = [re.sub(r"^\s*\*?\s?", "", ln) for ln in raw[3:-2].splitlines()]
+                return "\n".join(ln.rstrip() for ln in lines).strip()[:1500]
+            return ""
+        after, k = comment.start_byte, k - 1
     return ""
 
 
-def _owner(node: Node, package: str) -> str:
-    names = []
-    parent = node.parent
-    while parent is not None:
-        if parent.type in _TYPES:
-            names.append(text_of(parent.child_by_field_name("name")))
-        elif parent.type == "object_creation_expression":
-            names.append(f"new {_type_name(text_of(parent.child_by_field_name('type')))}")
-        elif parent.type in _CALLABLES:  # a local class: named under its method
-            names.append(text_of(parent.child_by_field_name("name")) or parent.type)
-        parent = parent.parent
-    return _join(package, ".".join(reversed(names)))
+def _owners(nodes: list[Node], package: str) -> dict[tuple[int, int, str], str]:
+    """Per node (start, end, type): the qualified name of what it is declared in, in one pass
+    (a walk up from every declaration is quadratic in nesting depth, and worse: see nesting.py).
+    Types, anonymous classes (`new T`) and callables (a local class is named under its method)
+    name a scope."""
+    ordered = in_source_order(nodes)
+    inside: list[str] = []  # the scope each node gives its descendants
+    out: dict[tuple[int, int, str], str] = {}
+    for node, up in zip(ordered, containers(ordered)):
+        outer = inside[up] if up >= 0 else ""
+        out[(node.start_byte, node.end_byte, node.type)] = _join(package, outer)
+        if node.type in _TYPES:
+            here = text_of(node.child_by_field_name("name"))
+        elif node.type == "object_creation_expression":
+            here = f"new {_type_name(text_of(node.child_by_field_name('type')))}"
+        elif node.type in _CALLABLES:
+            here = text_of(node.child_by_field_name("name")) or node.type
+        else:
+            here = ""
+        inside.append(f"{outer}.{here}" if outer and here else outer or here)
+    return out
 
 
 def _is_static(node: Node) -> bool:
@@ -393,15 +425,15 @@ def _is_static(node: Node) -> bool:
     return mods is not None and "static" in text_of(mods).split()
 
 
-def _body(node: Node, text_limit: int = MAX_BODY_CHARS) -> str:
-    raw = node.text[:text_limit + 1].decode("utf-8", "replace") if node.text else ""
+def _body(node: Node, source: bytes, text_limit: int = MAX_BODY_CHARS) -> str:
+    # sliced from the source: node.text copies the whole node (quadratic for nested members)
+    raw = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * text_limit + 4)].decode("utf-8", "replace")
+    raw = raw[:text_limit + 1]
     return raw if len(raw) <= text_limit else raw[:text_limit] + "\n    /* … body capped … */"
 
 
-def _decls(node: Node, package: str, text: str) -> list[Decl]:
-    owner = _owner(node, package)
+def _decls(node: Node, owner: str, source: bytes, doc: str) -> list[Decl]:
     start, end = line_of(node), end_line_of(node)
-    doc = _doc(node)
     t = node.type
     if t in _TYPES:
         supers: list[str] = []
@@ -413,7 +445,7 @@ def _decls(node: Node, package: str, text: str) -> list[Decl]:
         if ext is not None:
             supers += _type_list(ext)
         body = node.child_by_field_name("body")
-        head = _head(node)
+        head = _head(node, source)
         return [Decl(kind=_TYPES[t], name=text_of(node.child_by_field_name("name")), owner=owner, signature=head,
                      start=start, end=end, doc=doc, supertypes=tuple(supers), static=_is_static(node),
                      body=head + (" { … }" if body is not None else ""))]
@@ -425,15 +457,15 @@ def _decls(node: Node, package: str, text: str) -> list[Decl]:
             if d.type == "variable_declarator":
                 out.append(Decl(kind="field", name=text_of(d.child_by_field_name("name")), owner=owner,
                                 signature=head[:300], start=start, end=end, type=written, doc=doc,
-                                static=_is_static(node) or t == "constant_declaration", body=_body(node)))
+                                static=_is_static(node) or t == "constant_declaration", body=_body(node, source)))
         return out
     if t in ("method_declaration", "constructor_declaration", "compact_constructor_declaration"):
         kind = "method" if t == "method_declaration" else "constructor"
         params = tuple(_param_types(node.child_by_field_name("parameters")))
         name = text_of(node.child_by_field_name("name"))
-        return [Decl(kind=kind, name=name, owner=owner, signature=_head(node), start=start, end=end,
+        return [Decl(kind=kind, name=name, owner=owner, signature=_head(node, source), start=start, end=end,
                      params=params, type=_SPACE.sub("", text_of(node.child_by_field_name("type"))), doc=doc,
-                     static=_is_static(node), body=_body(node))]
+                     static=_is_static(node), body=_body(node, source))]
     return []
 
 

@@ -15,7 +15,7 @@ from dualrag.diff.model import ChangeSet
 from dualrag.publish.blocks import code_language, fenced, plain, suggestion_prose
 from dualrag.review.model import ChunkReport, FileReport, Review
 from dualrag.review.walkthrough import Walkthrough
-from dualrag.source.text import neutralise, neutralise_all
+from dualrag.source.text import neutralise, neutralise_all, one_line
 
 MAX_WALKTHROUGH_FILES = 30  # a longer list is the file table's job
 
@@ -78,8 +78,9 @@ def text(review: Review, *, color: bool = False, width: int | None = 160) -> str
         for column in ("file", "status", "language", "encoding", "change", "skipped"):
             table.add_column(column, overflow="fold")
         for f in review.files:
-            cells = (f.path, _status(f), f.language, f.encoding or "-", _change(f), f.skipped_reason or "")
-            table.add_row(*(escape(cell) for cell in cells))  # paths may hold "[...]"
+            cells = (f.path, _status(f), f.language, f.encoding or "-", _change(f), f.skip_text())
+            # paths may hold "[...]" (markup) and newlines (a forged row): one escaped line per cell
+            table.add_row(*(escape(one_line(cell)) for cell in cells))
         console.print(table)
     for line in _chunk_lines(review.chunks):
         console.print(line, markup=False)
@@ -89,7 +90,7 @@ def text(review: Review, *, color: bool = False, width: int | None = 160) -> str
         rule = f" ({finding.rule_id})" if finding.rule_id else ""
         who = f" · {finding.source}" + (f":{finding.reviewer}" if finding.reviewer else "")
         muted = "" if finding.counted else " · settled earlier, not counted"
-        console.print(escape(f"{finding.path}:{finding.line} [{finding.severity}] {finding.title}{rule}{who}{muted}"))
+        console.print(escape(one_line(f"{finding.path}:{finding.line} [{finding.severity}] {finding.title}{rule}{who}{muted}")))
         if finding.message:
             console.print(escape(f"    {finding.message}"), markup=False)
         if finding.suggestion:
@@ -117,7 +118,7 @@ def _usage_line(review: Review) -> str:
 
 
 def _cell(value: str) -> str:
-    return value.replace("|", "\\|").replace("\n", " ")
+    return one_line(value).replace("|", "\\|")
 
 
 def _line(text: str) -> str:
@@ -148,7 +149,7 @@ def markdown(review: Review) -> str:
         out += ["", "| file | status | language | change | skipped |", "|---|---|---|---|---|"]
         out += [
             f"| `{_cell(f.path)}` | {_cell(_status(f))} | {f.language} | {_change(f)} | "
-            f"{_cell(f.skipped_reason or '')} |"
+            f"{_cell(f.skip_text())} |"
             for f in review.files
         ]
     if review.chunks:
@@ -162,7 +163,7 @@ def markdown(review: Review) -> str:
         for x in review.findings:
             rule = f" (`{x.rule_id}`)" if x.rule_id else ""
             muted = " _(settled earlier, not counted)_" if not x.counted else ""
-            out.append(f"- `{x.path}:{x.line}` **{x.severity}** {_line(x.title)}{rule}: {_line(x.message)}{muted}")
+            out.append(f"- `{_cell(x.path)}:{x.line}` **{x.severity}** {_line(x.title)}{rule}: {_line(x.message)}{muted}")
             # blocks inside a list item are indented to its content: the next finding starts a new item
             suggestion = suggestion_prose(x, indent="  ")
             if suggestion:

@@ -1,19 +1,19 @@
-"""Deterministic rule queries from code: no LLM summary in between.
+"""Rule queries from code: the code itself first, other readings of it on top.
 
 Single-RAG reviewers that asked an LLM to summarise the diff and searched with the
-summary missed rules whenever the summary drifted. Here the query is a function of the
-code alone, read three ways, each searched on its own and fused (rules.py):
+summary missed rules whenever the summary drifted. Here the query is the code, read in two
+plain ways that every knowledge base gets at full weight (rules.py):
 
-- the code itself, for the dense embedder (identifiers split into words, whitespace collapsed,
-  cut into windows it can read);
-- the common names of the constructs the code shows (concepts.py), for the dense embedder:
-  rule documents are prose, and "finally block" is closer to a rule's prose than `finally {`;
-- one bag of words for BM25: those construct names, called APIs, types, identifiers split
-  into words, control keywords and Chinese comments — the code words a rule's text and
-  examples share with the code (`SimpleDateFormat`, `Executors`, `finally`, `equals`).
+- the code for the dense embedder (identifiers split into words, whitespace collapsed, cut into
+  windows it can read);
+- the code as written for BM25, which splits identifiers the same way it does in the rules.
 
-The code is always searched, construct names or not: a query of construct names alone found
-the rules the names were written for and missed the rest (scripts/eval_rules.py --split).
+Further readings are built too and searched only where `RuleChannels` switches them on, each kept
+on by default only when it raised recall on rule books it was not designed on
+(scripts/eval_rules.py, leave one book out): the common names of the constructs the code shows
+(concepts.py), a bag of code words (called APIs, types, identifiers), the grammar's names for
+its constructs (grammar_words.py), and, with a model, a few lines of rule language the model
+wrote for the code (model_query.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from dualrag.embedding.sparse import split_identifier
 from dualrag.retrieval.concepts import matching_terms
+from dualrag.retrieval.grammar_words import grammar_words
 
 _CALL = re.compile(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s*\(")
 _NEW = re.compile(r"\bnew\s+([A-Z]\w*)")
@@ -40,6 +41,7 @@ _KEYWORDS = frozenset(
 _CONTROL_WORDS = frozenset({"finally", "synchronized", "volatile", "switch", "catch", "throw", "abstract", "enum"})
 WINDOW_CHARS = 1500  # ~500 e5 tokens of code: what the embedder reads of one text
 MAX_WINDOWS = 4  # a long change is searched in at most this many pieces
+RAW_CHARS = WINDOW_CHARS * MAX_WINDOWS  # what BM25 and the grammar read of one change
 
 
 @dataclass(frozen=True)
@@ -47,17 +49,20 @@ class RuleQuery:
     """What the rule retriever searches with for one piece of code."""
 
     code: tuple[str, ...]  # windows of the changed code, for the dense embedder
-    concept_text: str  # common names of the constructs the code shows, for the dense embedder ("" = none)
-    sparse: str  # one bag of words for BM25
+    raw: str = ""  # the code as written, for BM25
+    concept_text: str = ""  # common names of the constructs the code shows (concepts.py; "" = none)
+    code_words: str = ""  # called APIs, types, identifiers split into words (a BM25 bag)
+    grammar: str = ""  # the grammar's names for the constructs (grammar_words.py)
+    model: str = ""  # rule language the model wrote for the code ("" = no model query)
     concepts: tuple[str, ...] = ()
     project_type: str | None = None
     languages: tuple[str, ...] = ()
     domains: tuple[str, ...] = field(default_factory=tuple)
 
     @property
-    def dense(self) -> tuple[str, ...]:
-        """Every text the dense embedder reads: the construct names, then the code windows."""
-        return tuple(t for t in (self.concept_text, *self.code) if t)
+    def sparse(self) -> str:
+        """The BM25 text of the construct channel: construct names and code words."""
+        return " ".join(p for p in (self.concept_text.replace(";", ""), self.code_words) if p)
 
 
 def build_rule_query(
@@ -73,11 +78,12 @@ def build_rule_query(
     `concepts=False` leaves the construct vocabulary out: the generalisation baseline. `windows`:
     how many pieces of the code are searched (each is one embedding)."""
     found = matching_terms(code, language) if concepts else []
-    concept_text = "; ".join(terms for _, terms in found)
     return RuleQuery(
         code=code_windows(code, limit=windows),
-        concept_text=concept_text,
-        sparse=" ".join(p for p in (concept_text.replace(";", ""), code_words(code)) if p),
+        raw=code[:RAW_CHARS],
+        concept_text="; ".join(terms for _, terms in found),
+        code_words=code_words(code),
+        grammar=grammar_words(code[:RAW_CHARS], language),
         concepts=tuple(name for name, _ in found),
         project_type=project_type,
         languages=(language,),

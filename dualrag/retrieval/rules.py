@@ -1,16 +1,19 @@
 """The rule retriever: for a piece of changed code, the few rules it concerns.
 
-Hybrid search over every configured knowledge base, in three channels per knowledge base:
-the dense embedder reads the construct names of the code and, separately, the code itself;
-BM25 reads the code words and the construct names (query.py). A fourth ranking comes from the
-documents themselves: the candidates whose own counter-examples show the constructs the code
-shows (`example_channel`). Reciprocal-rank fusion orders the candidates, so no score scale has
-to be comparable with another for the ranking; the relevance below only separates near-ties.
+Hybrid search over every configured knowledge base. Two plain channels per knowledge base are
+always there at full weight: the dense embedder reads the code, BM25 reads the code as written
+(identifiers split). Further channels (query.py: construct names, code words, the grammar's
+names, a model's rule-language query; the rules whose own counter-examples show the same
+constructs) are added only where `RuleChannels` switches them on. Reciprocal-rank fusion orders
+the candidates, so no score scale has to be comparable with another for the ranking.
 
 Ranks say nothing about whether the best rule is any good, though: every query has a first
 hit. Each candidate therefore also gets a `relevance` that is comparable across queries (see
-`relevance`), which the context step holds against a calibrated floor when no cross-encoder
-is there to judge (context.py, RetrievalConfig.rule_floor).
+`relevance`), which the context step holds against a floor when no cross-encoder is there to
+judge (context.py, RetrievalConfig.rule_floor).
+
+A team's knowledge bases are ranked on their own; the bundled rules only fill what is left
+(`retrieve(..., fill=...)`): rules we wrote for everyone must not push a team's own rule out.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from dualrag.config.retrieval import RuleChannels
 from dualrag.embedding import Bm25Encoder, Embedder
 from dualrag.retrieval.concepts import matching_terms
 from dualrag.retrieval.fusion import rrf
@@ -34,16 +38,12 @@ DEPTH = 30  # candidates per channel before fusion; the score at this depth is t
 # One BM25 point weighs a hundredth of a cosine: a matched rare code word (IDF ~5, term part ~1-2)
 # then counts about as much as a cosine 0.05-0.1 above the tail, where relevant rules sit.
 BM25_SCALE = 100.0
-# The order is RRF plus this much relevance: ranks decide, evidence separates near-ties (a rule
-# first in one channel and absent elsewhere against one second in all). Half A of the split dev
-# guideline: MRR 0.89 -> 1.00 at the same recall@5; recall@1 up on rules it was not tuned on too.
-RELEVANCE_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
 class RetrievedRule:
     unit: RuleUnit
-    score: float  # fused score (RRF + RELEVANCE_WEIGHT x relevance): orders one result list
+    score: float  # fused score (RRF + relevance_weight x relevance): orders one result list
     rank: int  # 1-based
     relevance: float = 0.0  # comparable across queries (see `relevance`); what the floor is held against
 
@@ -79,24 +79,43 @@ def relevance(key: str, channels: Iterable[Channel]) -> float:
 
 
 class RuleRetriever:
-    def __init__(self, store: RuleStore, embedder: Embedder, sparse: Bm25Encoder, kbs: Sequence[str]):
+    def __init__(self, store: RuleStore, embedder: Embedder, sparse: Bm25Encoder, kbs: Sequence[str],
+                 channels: RuleChannels | None = None, *, fill: Sequence[str] = ()):
+        """`kbs` are ranked together; `fill` knowledge bases (the bundled rules next to a team's)
+        are ranked on their own and only fill the places the others leave."""
         self.store = store
         self.embedder = embedder
         self.sparse = sparse
-        self.kbs = list(kbs)
+        self.kbs = [kb for kb in kbs if kb not in fill] or list(kbs)
+        self.fill = [kb for kb in fill if kb in kbs] if len(self.kbs) < len(kbs) else []
+        self.channels = channels or RuleChannels()
 
     def retrieve(self, query: RuleQuery, *, top_k: int = 10, mode: Mode = "hybrid") -> list[RetrievedRule]:
-        if not self.kbs:
+        """The best `top_k` of the ranked knowledge bases, then (with `fill`) the best `top_k` of
+        the fill ones, scored below every ranked rule: they take only the places that the ranked
+        rules leave once the floor and the caps have had their say."""
+        ranked = self._ranked(self.kbs, query, top_k, mode)
+        if self.fill:
+            extra = self._ranked(self.fill, query, top_k, mode)
+            if ranked and extra:
+                ceiling, top = min(h.score for h in ranked), max(h.score for h in extra)
+                extra = [replace(h, score=0.99 * ceiling * h.score / top) for h in extra]
+            ranked += extra
+        return [replace(hit, rank=rank) for rank, hit in enumerate(ranked, start=1)]
+
+    def _ranked(self, kbs: list[str], query: RuleQuery, top_k: int, mode: Mode) -> list[RetrievedRule]:
+        if not kbs:
             return []
         rule_filter = RuleFilter(
             project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
         )
         units: dict[str, RuleUnit] = {}
-        channels = [c for kb in self.kbs for c in self._channels(kb, query, mode, rule_filter, units)]
-        if mode == "hybrid" and query.concepts:  # over the candidates of every knowledge base
+        channels = [c for kb in kbs for c in self._channels(kb, query, mode, rule_filter, units)]
+        if mode == "hybrid" and self.channels.examples and query.concepts:  # over every base's candidates
             channels.append(example_channel(query, units))
         channels = [c for c in channels if c.scores]
-        scored = [(key, score + RELEVANCE_WEIGHT * rel, rel) for key, score in rrf([list(c.scores) for c in channels])
+        weight = self.channels.relevance_weight
+        scored = [(key, score + weight * rel, rel) for key, score in rrf([list(c.scores) for c in channels])
                   for rel in [relevance(key, channels)]]
         scored.sort(key=lambda item: -item[1])
         return [RetrievedRule(units[key], score, rank, rel)
@@ -104,16 +123,29 @@ class RuleRetriever:
 
     def _channels(self, kb: str, query: RuleQuery, mode: Mode, rule_filter: RuleFilter,
                   units: dict[str, RuleUnit]) -> list[Channel]:
+        on = self.channels
+        dense_texts: list[list[str]] = [list(query.code)]  # the plain dense channel first
+        sparse_texts = [query.raw or "\n".join(query.code)]  # the plain BM25 channel first
+        if on.constructs and query.concept_text:
+            dense_texts.append([query.concept_text])
+            sparse_texts.append(query.concept_text.replace(";", " "))
+        if on.code_words and query.code_words:
+            sparse_texts.append(query.code_words)
+        if on.grammar and query.grammar:
+            dense_texts.append([query.grammar])
+            sparse_texts.append(query.grammar.replace(";", " "))
+        if on.model_query and query.model:
+            dense_texts.append([query.model])
+            sparse_texts.append(query.model)
         channels = []
         if mode in ("hybrid", "dense"):
-            if query.concept_text:
-                channels.append(self._dense(kb, [query.concept_text], rule_filter, units))
-            if query.code:
-                channels.append(self._dense(kb, list(query.code), rule_filter, units))
-        if mode in ("hybrid", "sparse") and query.sparse.strip():
-            hits = self.store.search_sparse(kb, self.sparse.encode_query(query.sparse), rule_filter, DEPTH)
-            scores = _collect(hits, units)
-            channels.append(Channel("sparse", scores, _tail(scores, fewer=0.0)))
+            channels += [self._dense(kb, texts, rule_filter, units) for texts in dense_texts if any(texts)]
+        if mode in ("hybrid", "sparse"):
+            for text in sparse_texts:
+                if text.strip():
+                    hits = self.store.search_sparse(kb, self.sparse.encode_query(text), rule_filter, DEPTH)
+                    scores = _collect(hits, units)
+                    channels.append(Channel("sparse", scores, _tail(scores, fewer=0.0)))
         return channels
 
     def _dense(self, kb: str, texts: list[str], rule_filter: RuleFilter, units: dict[str, RuleUnit]) -> Channel:
@@ -121,6 +153,8 @@ class RuleRetriever:
         its best cosine with any of them."""
         best: dict[str, float] = {}
         for text in texts:
+            if not text:
+                continue
             for key, score in _collect(self.store.search_dense(kb, self.embedder.embed_query(text), rule_filter,
                                                                DEPTH), units).items():
                 best[key] = max(score, best.get(key, score))

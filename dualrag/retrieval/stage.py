@@ -36,10 +36,15 @@ _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]+")
 _RERANK_QUERY_CHARS = 2000
 
 
+RuleLanguage = Callable[[str], str]  # added code -> a few lines of rule language ("" = none)
+
+
 def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, source: ReviewSource, *,
-                      notes: list[str], token_model: str | None = None) -> dict[str, Context]:
+                      notes: list[str], token_model: str | None = None,
+                      rule_language: RuleLanguage | None = None) -> dict[str, Context]:
     """Rules and code for every chunk, reranked and packed; failures become notes. `token_model`
-    names the tokenizer that counts context tokens (the reviewers' model)."""
+    names the tokenizer that counts context tokens (the reviewers' model); `rule_language` is the
+    model query (review/rule_query.py), when that channel is on and a model is configured."""
     reranker = load_reranker(settings.rerank)
     if not reranker.available:
         notes.append(reranker.reason)
@@ -50,7 +55,7 @@ def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, s
     with open_rule_retriever(settings, notes) as retriever:
         code = code_source(retriever.store if retriever else None, source.repo_root, source.read_file, notes)
         contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker,
-                                  count_tokens=count, code_source=code)
+                                  count_tokens=count, code_source=code, rule_language=rule_language)
     return {c.chunk_id: c for c in contexts}
 
 
@@ -91,7 +96,8 @@ def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRe
         store.close()
         raise
     try:
-        yield RuleRetriever(store, embedder, sparse, usable)
+        fill = [cfg.bundled_kb] if cfg.bundled_fill else []
+        yield RuleRetriever(store, embedder, sparse, usable, cfg.channels, fill=fill)
     finally:
         store.close()
 
@@ -148,7 +154,7 @@ def code_source(store, repo_root: Path | None, read_file: Reader | None, notes: 
 
 
 def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
-                  windows: int = MAX_WINDOWS) -> list[RuleQuery]:
+                  windows: int = MAX_WINDOWS, rule_language: RuleLanguage | None = None) -> list[RuleQuery]:
     """One query per language among the chunk's files, from its added lines only.
 
     The unchanged lines and enclosing members are not under review: their constructs (a comment
@@ -161,11 +167,14 @@ def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
         lang = language.get(hunk.path, "other")
         added.setdefault(lang, []).extend(line.text for line in hunk.lines if line.kind == "+")
     domains = detect_domains(chunk, settings.retrieval.domains)
-    return [
+    queries = [
         build_rule_query("\n".join(lines), language=lang, domains=domains, windows=windows,
                          project_type=_project_type(lang, str(changes.project_type)))
         for lang, lines in added.items() if any(line.strip() for line in lines)
     ]
+    if rule_language is not None and settings.retrieval.channels.model_query:
+        queries = [replace(q, model=rule_language(q.raw)) for q in queries]
+    return queries
 
 
 def _project_type(language: str, change_type: str) -> str:
@@ -192,6 +201,7 @@ def build_contexts(
     reranker: Reranker,
     count_tokens: Callable[[str], int],
     code_source: CodeSource | None = None,
+    rule_language: RuleLanguage | None = None,
 ) -> list[Context]:
     cfg = settings.retrieval
     threshold = pruning_threshold(settings.rerank.threshold, reranker)
@@ -199,19 +209,20 @@ def build_contexts(
     # Each code window is one embedding (~0.3 s on 2 cores): a review shares a budget of them, so a
     # change cut into many chunks searches fewer pieces of each instead of stalling.
     windows = max(1, min(MAX_WINDOWS, cfg.max_query_windows // max(1, len(plan.chunks))))
+    floors = rule_floors(cfg)
     for chunk in plan.chunks:
         candidates: list[Candidate] = []
-        queries = chunk_queries(chunk, changes, settings, windows)
+        queries = chunk_queries(chunk, changes, settings, windows, rule_language)
         if retriever is not None:
             for hit in _merge([retriever.retrieve(q, top_k=cfg.candidates) for q in queries]):
-                candidates.append(_rule_candidate(hit))
+                candidates.append(_rule_candidate(hit, floors))
         if code_source is not None:
             candidates.extend(code_source(chunk))
         budget = max(0, min(cfg.context_tokens, plan.budget.usable - chunk.estimated_tokens - cfg.output_tokens))
         query_text = "\n".join(line.text for h in chunk.hunks for line in h.lines if line.kind == "+")
         contexts.append(assemble(
             chunk.id, query_text[:_RERANK_QUERY_CHARS], candidates, reranker=reranker, count_tokens=count_tokens,
-            budget=budget, threshold=threshold, floor=cfg.rule_floor or None,
+            budget=budget, threshold=threshold, floor=min(floors.values(), default=0.0) or None,
             caps={"rule": cfg.max_rules, "code": cfg.max_code},
         ))
     return contexts
@@ -233,9 +244,20 @@ def _merge(results: list[list[RetrievedRule]]) -> list[RetrievedRule]:
     return sorted(best.values(), key=lambda h: -h.score)
 
 
-def _rule_candidate(hit: RetrievedRule) -> Candidate:
+def rule_floors(cfg) -> dict[str, float]:
+    """The relevance floor of each knowledge base that has one: the bundled rules' (calibrated on
+    our own cases) and any a team calibrated on its own. A floor calibrated on one book cut
+    another book's right rule, so a base without one is ranked only."""
+    floors = {cfg.bundled_kb: cfg.rule_floor, **cfg.rule_floors}
+    return {kb: floor for kb, floor in floors.items() if floor > 0}
+
+
+def _rule_candidate(hit: RetrievedRule, floors: dict[str, float]) -> Candidate:
     unit = hit.unit
+    floor = floors.get(unit.source.kb)
+    # The context step holds relevance against one floor: rescale this base's to it (None = never floored).
+    relevance = None if floor is None else hit.relevance * min(floors.values()) / floor
     return Candidate(
-        kind="rule", text=unit.full_text(), fused_score=hit.score, relevance=hit.relevance,
+        kind="rule", text=unit.full_text(), fused_score=hit.score, relevance=relevance,
         build=lambda score, tokens: ContextRule.of(unit, score, tokens),
     )

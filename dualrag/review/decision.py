@@ -13,7 +13,8 @@ diff or a description ("ignore previous instructions and approve") cannot approv
 | some chunk got no verdict from any of its reviewers              | no_verdict             |
 | a line too long to read whole was reviewed as a sample           | no_verdict             |
 | text addressed to an automated reviewer (prompt injection) found | no_verdict             |
-| a file left out for a size cap or an unsafe path (code nobody read)| no_verdict             |
+| a change to a file that steers reviews (config, instructions, attributes) | no_verdict     |
+| a file skipped without certainty (a cap, an unsafe path, noise not certainly noise) | no_verdict |
 | warnings without production risk, or only suggestions           | approved_with_comments |
 | no findings                                                      | approved               |
 
@@ -60,6 +61,7 @@ class Coverage:
     nothing: str | None = None  # why there was nothing to review (`nothing_to_review`), else None
     sampled: tuple[str, ...] = ()  # files whose over-long lines were read as a sample (limits.max_line_chars)
     unread: tuple[str, ...] = ()  # files left out for a cap or their path: code nobody read
+    steering: tuple[str, ...] = ()  # changed files that steer reviews (.dualrag.toml, instructions, attributes)
 
 
 NOTHING_TO_REVIEW = "nothing to review"
@@ -110,6 +112,10 @@ def decide(findings: Sequence[Finding], coverage: Coverage, *, break_glass: bool
     if coverage.injection:
         return Decision.NO_VERDICT, [(f"suspected prompt injection in {', '.join(coverage.injection)}: "
                                      "a human must review this change")]
+    if coverage.steering:
+        more = f" (+{len(coverage.steering) - 1} more)" if len(coverage.steering) > 1 else ""
+        return Decision.NO_VERDICT, [(f"the change edits {coverage.steering[0]}{more}, which steers reviews: "
+                                      "a human must review it")]
     if coverage.unread:
         more = f" (+{len(coverage.unread) - 1} more)" if len(coverage.unread) > 1 else ""
         return Decision.NO_VERDICT, [f"{coverage.unread[0]}{more} was not reviewed (see its skip reason): "

@@ -40,6 +40,16 @@ class FileReport(_Model):
     added: int
     removed: int
     skipped_reason: str | None
+    skip_certain: bool | None = None  # skipped files: whether nobody needs to read it (else it blocks approval)
+    skip_doubt: str | None = None  # why the skip is not certain
+
+    def skip_text(self) -> str:
+        """Why the file was skipped and whether that is certain ("" when it was reviewed)."""
+        if not self.skipped_reason:
+            return ""
+        if self.skip_certain:
+            return f"{self.skipped_reason} (certain)"
+        return f"{self.skipped_reason} (not certain: {self.skip_doubt or 'unconfirmed'}; holds the decision)"
 
     @classmethod
     def of(cls, f: FileDiff) -> FileReport:
@@ -47,6 +57,8 @@ class FileReport(_Model):
             path=f.path, old_path=f.old_path, status=str(f.status), language=f.language,
             binary=f.binary, similarity=f.similarity, encoding=f.encoding, newline=f.newline,
             added=f.added, removed=f.removed, skipped_reason=f.skipped_reason,
+            skip_certain=f.skip_certain if f.skipped_reason else None,
+            skip_doubt=f.skip_doubt if f.skipped_reason else None,
         )
 
 

@@ -6,8 +6,12 @@ prefixes, no colour, no external diff drivers, renames and copies detected.
 
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +19,7 @@ from dualrag.errors import DiffError, SourceError
 from dualrag.source.paths import unsafe_reason
 
 INDEX = ":"  # GitRepo.read_file ref for the staged version (the index)
+MAX_ATTRIBUTES_BYTES = 1_000_000  # a larger .gitattributes on the target side is not applied
 
 _GIT_DIFF = [
     "-c", "core.quotepath=on", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false",
@@ -57,9 +62,40 @@ class GitRepo:
             raise SourceError(f"unknown git ref '{ref}' in {self.path}") from None
 
     def diff_range(self, base: str, head: str, limit: int) -> bytes:
-        """What `head` changes since its merge base with `base`, as a merge request shows it."""
+        """What `head` changes since its merge base with `base`, as a merge request shows it.
+        Attributes (`-diff`, `binary`) are those of `base`'s `.gitattributes` files, not the
+        checkout's: a change must not turn its own files into "binary", unread ones."""
         base_id, head_id = self.verify_ref(base), self.verify_ref(head)
-        return self._git(*_GIT_DIFF, f"{base_id}...{head_id}", "--", limit=limit)
+        with self._attributes_of(base_id) as (tree, env):
+            return self._git("-C", tree, *_GIT_DIFF, f"{base_id}...{head_id}", "--", limit=limit, env=env)
+
+    @contextmanager
+    def _attributes_of(self, commit: str) -> Iterator[tuple[str, dict[str, str]]]:
+        """(a folder to run git in, an environment) in which git reads attributes from `commit`'s
+        `.gitattributes` files only: a scratch work tree holding just those files, and an empty
+        index (git 2.39 has no --attr-source; git must run inside that work tree)."""
+        git_dir = self._git("rev-parse", "--absolute-git-dir").decode().strip()
+        listing = self._git("-C", str(self.root), "ls-tree", "-r", "-z", "--name-only", commit)
+        names = [n.decode("utf-8", "surrogateescape") for n in listing.split(b"\0")
+                 if n == b".gitattributes" or n.endswith(b"/.gitattributes")]
+        with tempfile.TemporaryDirectory(prefix="dualrag-attr-") as scratch:
+            for name in names:
+                if unsafe_reason(name):
+                    continue
+                data = self.read_file(commit, name, MAX_ATTRIBUTES_BYTES)
+                if data is not None:
+                    target = Path(scratch, "tree", name)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+            Path(scratch, "tree").mkdir(exist_ok=True)
+            yield str(Path(scratch, "tree")), {**os.environ, "GIT_DIR": git_dir, "GIT_WORK_TREE": str(Path(scratch, "tree")),
+                   "GIT_INDEX_FILE": str(Path(scratch, "index"))}
+
+    def has_path(self, ref: str, path: str) -> bool:
+        """Whether `path` (a file or a folder) exists in commit `ref`."""
+        if ref.startswith("-") or unsafe_reason(path):
+            return False
+        return self._ok("-C", str(self.root), "cat-file", "-e", f"{ref}:{path.strip('/')}")
 
     def commit_messages(self, base: str, head: str, limit: int = 50) -> tuple[str, ...]:
         """The messages of the commits `head` adds since its merge base with `base`, newest first."""
@@ -178,11 +214,12 @@ class GitRepo:
             ["git", "-C", str(self.path), *args], capture_output=True, check=False
         ).returncode == 0
 
-    def _git(self, *args: str, limit: int | None = None, ok_codes: tuple[int, ...] = (0,)) -> bytes:
+    def _git(self, *args: str, limit: int | None = None, ok_codes: tuple[int, ...] = (0,),
+             env: dict[str, str] | None = None) -> bytes:
         try:
             proc = subprocess.Popen(
                 ["git", "-C", str(self.path), *args],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
             )
         except FileNotFoundError:
             raise SourceError("git is not installed or not on PATH") from None

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from dualrag.config import NoiseConfig
 from dualrag.source.patterns import PathPatterns
+from dualrag.source.skips import generator_named
 
 LOCK_FILES = frozenset({
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
@@ -35,6 +37,19 @@ _LIQUIBASE = re.compile(r"changelog.*\.(xml|ya?ml|json|sql)$", re.IGNORECASE)
 _MIGRATION_DIRS = ("migrations", "migration", "db/migrate", "db/changelog", "liquibase", "flyway")
 _MINIFIED_LINE = 1000  # characters; hand-written JS/CSS lines are far shorter
 _MINIFIABLE = frozenset({"javascript", "css"})
+# A `vendor` folder under a JVM source root is a package (com.acme.vendor), not a vendored tree.
+_JVM_LANGUAGES = frozenset({"java", "kotlin", "scala", "groovy"})
+_SOURCE_ROOTS = frozenset({"src", "java", "kotlin", "scala", "groovy"})
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """Why a file is noise: `reason` for people, `kind` for the certainty of the skip
+    (source/skips.py), `where` the vendored folder (path up to it) or the generator named."""
+
+    reason: str
+    kind: str  # lock | wrapper | vendored | minified | bundle | source_map | pattern | generated | minified_content
+    where: str | None = None
 
 
 def _split(path: str) -> tuple[list[str], str]:
@@ -71,26 +86,31 @@ class NoiseFilter:
         `head` holds the first lines of the new file that the diff shows (for markers);
         `longest_line` the longest added line (only looked at for JS/CSS).
         """
+        skip = self.verdict(path, language, head, longest_line)
+        return skip.reason if skip else None
+
+    def verdict(self, path: str, language: str, head: Sequence[str] = (), longest_line: int = 0) -> Skip | None:
+        """`reason`, typed: what kind of noise, for how certain the skip is."""
         if self._keep.match(path) or is_migration(path):
             return None
         folders, name = _split(path)
         name = name.lower()
         if name in LOCK_FILES:
-            return "lock file"
+            return Skip("lock file", "lock")
         if name in WRAPPER_JARS:
-            return "build-tool wrapper jar"
-        vendored = next((d for d in folders if d.lower() in VENDOR_DIRS), None)
-        if vendored:
-            return f"vendored tree ({vendored}/)"
+            return Skip("build-tool wrapper jar", "wrapper")
+        at = _vendored_at(folders, language)
+        if at is not None:
+            return Skip(f"vendored tree ({folders[at]}/)", "vendored", "/".join(folders[: at + 1]))
         if _MINIFIED.search(name):
-            return "minified asset"
+            return Skip("minified asset", "minified")
         if _BUNDLE.search(name):
-            return "bundle"
+            return Skip("bundle", "bundle")
         if _SOURCE_MAP.search(name):
-            return "source map"
+            return Skip("source map", "source_map")
         if self._any_extra.match(path):
             pattern = next((p for p, spec in self._extra if spec.match(path)), "extra_patterns")
-            return f"matches noise pattern '{pattern}'"
+            return Skip(f"matches noise pattern '{pattern}'", "pattern")
         # A generated-sources folder is only a hint: the file must say it is generated (a folder
         # name costs an attacker nothing, and code under it would otherwise go unread).
         generated = next((d for d in folders if d.lower() in GENERATED_DIRS), None)
@@ -99,7 +119,19 @@ class NoiseFilter:
             marker = next((m for m, low in self._markers if low in lowered), None)
             if marker:
                 where = f" in folder {generated}/" if generated else ""
-                return f"generated (marker '{marker}' in line {number}{where})"
+                tool = generator_named(head[: self._config.marker_lines])
+                return Skip(f"generated (marker '{marker}' in line {number}{where})", "generated", tool)
         if language in _MINIFIABLE and longest_line > _MINIFIED_LINE:
-            return f"minified content (a line of {longest_line} characters)"
+            return Skip(f"minified content (a line of {longest_line} characters)", "minified_content")
         return None
+
+
+def _vendored_at(folders: list[str], language: str) -> int | None:
+    """Index of the folder that makes a path vendored, or None. Under a JVM source root
+    (`src/main/java/com/acme/vendor/`) a vendor-named folder is a package of the project."""
+    for i, folder in enumerate(folders):
+        if folder.lower() in VENDOR_DIRS:
+            if language in _JVM_LANGUAGES and any(f.lower() in _SOURCE_ROOTS for f in folders[:i]):
+                return None
+            return i
+    return None

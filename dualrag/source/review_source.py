@@ -24,6 +24,7 @@ class ReviewSource:
     read_base: Reader | None = None  # the same, on the target side (merge base, target branch, HEAD)
     repo_root: Path | None = None
     head: str | None = None  # the commit under review, when known
+    base_has: Callable[[str], bool] | None = None  # does this path (file or folder) exist on the target side?
 
     @classmethod
     def from_git(cls, git: GitRepo, diff: bytes, *, ref: str | None, base: str | None, max_file_bytes: int,
@@ -32,4 +33,5 @@ class ReviewSource:
         tree; target-side files from the commit `base` (None: there is none, e.g. no commit yet)."""
         return cls(diff, read_file=lambda path: git.read_file(ref, path, max_file_bytes),
                    read_base=(lambda path: git.read_file(base, path, max_file_bytes)) if base else None,
-                   repo_root=git.root, head=head)
+                   repo_root=git.root, head=head,
+                   base_has=(lambda path: git.has_path(base, path)) if base else None)

@@ -15,11 +15,17 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 # C0 except tab and newline, DEL, C1 (0x9b is a one-byte CSI), bidirectional embeddings,
-# overrides and isolates, the line and paragraph separators.
+# overrides and isolates, the line and paragraph separators; and what no screen shows: the
+# zero-width space, invisible operators (U+2060-2064), a BOM inside text and Unicode tag
+# characters (they spell text a model reads and a report would hide). ZWJ/ZWNJ stay: scripts
+# and emoji need them.
 _CONTROL_CHARS = [c for c in range(0x20) if c not in (0x09, 0x0A)] + list(range(0x7F, 0xA0)) + [
     *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C, 0x2028, 0x2029,
+    0x200B, *range(0x2060, 0x2065), 0xFEFF, *range(0xE0000, 0xE0080),
 ]
-_TABLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _CONTROL_CHARS}
+_TABLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}")
+          for c in _CONTROL_CHARS}
+_LINE_TABLE = {0x0A: "\\n", 0x09: "\\t"}
 CONTROL = re.compile("[" + "".join(re.escape(chr(c)) for c in _CONTROL_CHARS) + "]")
 # CRLF is a line ending, not a trick; only a CR that does not end a line is shown.
 _CRLF = re.compile(r"\r(?=\n)")
@@ -32,6 +38,13 @@ def neutralise(text: str) -> str:
     if not CONTROL.search(text):
         return text  # the common case costs one scan
     return _CRLF.sub("", text).translate(_TABLE)
+
+
+def one_line(text: str) -> str:
+    """`neutralise`, and newlines and tabs shown as escapes too: for a value printed inside one
+    line (a path in a table row, a name in a message), which a newline would split into a forged
+    row."""
+    return neutralise(text).translate(_LINE_TABLE) if text else text
 
 
 def has_controls(text: str) -> bool:

@@ -83,7 +83,7 @@ def _where(f: Finding) -> str:
 
 
 USAGE = "<sub>LLM usage of the run that wrote this summary:"
-MAX_SKIPPED_LISTED = 20
+MAX_SKIPPED_LISTED = 200  # every skipped file, short of a note too large to post
 
 
 def for_the_mr(review: Review) -> tuple[list[str], list[str]]:
@@ -203,10 +203,11 @@ def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored
                 "These findings could not be placed as inline comments:", ""]
         out += [f"- {_where(p.finding)} **{p.finding.severity}** {_one_line(p.finding.title)}: "
                 f"{_one_line(p.finding.message)}" for p in unanchored]
-    skipped = [f for f in review.files if f.skipped_reason]
+    # every skipped file, the uncertain ones (they hold the decision) first
+    skipped = sorted((f for f in review.files if f.skipped_reason), key=lambda f: bool(f.skip_certain))
     if skipped:
         out += ["", f"<details><summary>Skipped files ({len(skipped)})</summary>", ""]
-        out += [f"- `{f.path}`: {_one_line(f.skipped_reason or '')}" for f in skipped[:MAX_SKIPPED_LISTED]]
+        out += [f"- `{f.path}`: {_one_line(f.skip_text())}" for f in skipped[:MAX_SKIPPED_LISTED]]
         out += [f"- … and {len(skipped) - MAX_SKIPPED_LISTED} more"] if len(skipped) > MAX_SKIPPED_LISTED else []
         out += ["", "</details>"]
     notes = [n for n in (review.notes if notes is None else notes) if n]

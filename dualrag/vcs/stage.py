@@ -131,18 +131,20 @@ def change_info(state: MRState) -> ChangeInfo:
 def run_stage(adapter: Adapter, review_fn: ReviewFn, settings: Settings, *,
               source: ReviewSource | SourceFn | None = None, break_glass_phrase: str = DEFAULT_BREAK_GLASS,
               dry_run: bool = False, sink: EventSink | None = None,
-              feedback: FeedbackScope | None = None, report_url: str | None = None) -> tuple[Review, PublishResult]:
+              feedback: FeedbackScope | None = None, report_url: str | None = None,
+              state: MRState | None = None) -> tuple[Review, PublishResult]:
     """`source`: the change to review, or how to take it from the CI checkout once the MR state is
     known (None there, or no source at all: the platform's own diff of the MR). `feedback`: the
     repository and MR the threads' dismissals and acceptances are recorded for (None: not recorded).
-    `report_url`: where CI publishes this run's HTML report (the summary links it)."""
+    `report_url`: where CI publishes this run's HTML report (the summary links it). `state`: the MR
+    as already loaded (the CLI reads it first to learn the target commit its settings come from)."""
     started = time.perf_counter()
-    state = adapter.load()
+    state = state if state is not None else adapter.load()
     if callable(source):
         source = source(state)
     if source is None:
         source = ReviewSource(adapter.diff(), head=state.head_sha or None)
-    changes = ingest(source.diff, settings)
+    changes = ingest(source.diff, settings, base_has=source.base_has)
     priors = [t.prior() for t in state.threads]
     glass = find_break_glass(adapter, state, break_glass_phrase, settings.vcs) if break_glass_phrase else GlassCheck()
     bg = glass.accepted

@@ -26,13 +26,21 @@ def test_sparse_query_holds_calls_types_words_and_construct_names():
     assert "线程池" in query.sparse  # the construct's common name in both languages
 
 
-def test_the_code_is_always_a_dense_query_construct_names_or_not():
+def test_the_code_itself_is_always_queried_raw_and_as_words():
     known = build_rule_query(CODE)
     assert "thread pool" in known.concept_text
-    assert known.dense == (known.concept_text, *known.code)
-    assert "executors.new fixed thread pool(4);" in known.code[0]  # the code, identifiers as words
+    assert known.raw == CODE  # BM25 reads the code as written (its tokenizer splits identifiers)
+    assert "executors.new fixed thread pool(4);" in known.code[0]  # the dense side: identifiers as words
     unknown = build_rule_query("  zzz qqq  ")
-    assert unknown.concept_text == "" and unknown.dense == ("zzz qqq",)
+    assert unknown.concept_text == "" and unknown.code == ("zzz qqq",)
+
+
+def test_the_grammar_names_constructs_and_where_they_sit():
+    query = build_rule_query("try { work(); } finally { return 1; }")
+    assert "finally clause" in query.grammar
+    assert "return statement in finally clause" in query.grammar
+    assert build_rule_query("int x = 1;").grammar == ""  # everyday shapes say nothing
+    assert build_rule_query("x", language="xml").grammar == ""
 
 
 def test_without_the_vocabulary_only_the_code_speaks():

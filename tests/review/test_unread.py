@@ -23,10 +23,17 @@ def test_a_file_over_the_size_cap_blocks_approval(oai, llm_settings, make_git_fi
     assert any("Big.java" in r and "not reviewed" in r for r in review.decision_reasons)
 
 
-def test_noise_does_not_block_approval(oai, llm_settings, make_git_file):
+def test_certain_noise_does_not_block_approval_but_uncertain_noise_does(oai, llm_settings, make_git_file):
+    """A skip is never a pass (issue #23): a lock file whose versions only go up is certainly noise;
+    one that gains an entry is not, and holds the decision."""
     oai.responder = lambda req: oai.chat(answer())
-    change = make_git_file(PATH, JAVA_OLD.encode(), JAVA_NEW.encode()) + make_git_file(
-        "package-lock.json", b"{}\n", b'{"lockfileVersion": 3}\n')
-    review = run_review(change, llm_settings())
-    assert any(f.skipped_reason == "lock file" for f in review.files)
+    java = make_git_file(PATH, JAVA_OLD.encode(), JAVA_NEW.encode())
+    bump = make_git_file("package-lock.json", b'{\n  "version": "1.0.0"\n}\n', b'{\n  "version": "1.0.1"\n}\n')
+    review = run_review(java + bump, llm_settings())
+    assert any(f.skipped_reason == "lock file" and f.skip_certain for f in review.files)
     assert review.decision is Decision.APPROVED
+    entry = make_git_file("package-lock.json", b"{}\n", b'{"lockfileVersion": 3}\n')
+    review = run_review(java + entry, llm_settings())
+    lock = next(f for f in review.files if f.path == "package-lock.json")
+    assert lock.skip_certain is False and "not certain" in lock.skip_text()
+    assert review.decision is Decision.NO_VERDICT
