@@ -34,20 +34,28 @@ class _Frozen(BaseModel):
 
 
 def document_key(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None) -> str:
-    """The stable key of a rule document inside its knowledge base: the path as given, in posix
-    form, relative to the working directory when the file is inside it (`docs/team-rules.docx`,
-    whether given as `./docs/team-rules.docx` or by its absolute path), else absolute.
+    """The stable key of a rule document inside its knowledge base, the same from any working
+    directory: the file's resolved path relative to the repository it sits in, under that
+    repository's folder name (`team-handbook/docs/rules.docx`: a CI checkout at another place
+    keeps its key), else its resolved absolute path.
 
     Bundled rules are keyed by their path under `knowledge/` (`java/sql.md`), which does not
     depend on where the package is installed."""
     base = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
-    absolute = Path(os.path.abspath(base / os.fspath(path)))  # `..` folded, symlinks kept
-    for candidate, root in ((absolute, base), (absolute.resolve(), base.resolve())):
-        try:
-            return candidate.relative_to(root).as_posix()
-        except ValueError:
-            continue
-    return absolute.as_posix()
+    resolved = Path(os.path.abspath(base / os.fspath(path))).resolve()
+    root = next((d for d in resolved.parents if (d / ".git").exists()), None)
+    if root is None:
+        return resolved.as_posix()
+    return f"{root.name}/{resolved.relative_to(root).as_posix()}" if root.name else resolved.as_posix()
+
+
+def file_hash(path: str | os.PathLike[str]) -> str:
+    """sha256 of a document's bytes: the same document under another key is found by it."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:32]
 
 
 class RuleSource(_Frozen):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -23,12 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from injection_eval_set import INJECTIONS, ORDINARY  # noqa: E402
+from injection_eval_set import INJECTIONS, ORDINARY
 
-from dualrag.checks.injection import (  # noqa: E402
-    MeaningCheck, Span, _field_spans, _line_spans, phrase_in,
-)
-from dualrag.checks.text_spans import spans, words_of_line  # noqa: E402
+from dualrag.checks.injection import MeaningCheck, _field_spans, _line_spans, phrase_in
+from dualrag.checks.text_spans import spans, words_of_line
 
 _PROSE = ("//", "/*", "*", "#", "<!--")
 _DOCS = (".md", ".txt", ".rst", ".adoc", ".html")
@@ -88,7 +87,7 @@ def main() -> None:
             [as_lines([(t, p)]) for t, p in real]),
         "split over two adjacent comment lines (negatives: adjacent real lines)": (
             [as_lines([(f"// {a}", code), (f"// {b}", code)]) for a, b in map(halves, INJECTIONS)],
-            [as_lines([(f"// {a}", code), (f"// {b}", code)]) for a, b in zip(ORDINARY, ORDINARY[1:])],
+            [as_lines([(f"// {a}", code), (f"// {b}", code)]) for a, b in pairwise(ORDINARY)],
             [as_lines([real[k], real[k + 1]]) for k in range(0, len(real) - 1, 2)]),
     }
     texts = sorted({s.text for docs in readings.values() for group in docs for _, streams in group
@@ -107,7 +106,7 @@ def main() -> None:
         for stream in streams:
             if any(margins[s.text] > s.limit + shift for s in stream):
                 return True
-            for a, b in zip(stream, stream[1:]):
+            for a, b in pairwise(stream):
                 if a.text == b.text:
                     continue
                 mean = vectors[at[a.text]] + vectors[at[b.text]]

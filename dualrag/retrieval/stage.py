@@ -90,6 +90,8 @@ def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRe
             try:
                 store.check(kb, embedding_model=embedder.name, dim=embedder.dim, sparse_model=sparse.name)
                 usable.append(kb)
+                if marker := store.incomplete(kb):  # a write killed half way: some rules may be missing
+                    notes.append(f"knowledge base '{kb}' is incomplete ({marker} never finished): index it again")
             except UserError as exc:
                 notes.append(f"knowledge base '{kb}' skipped: {exc}")
     except BaseException:

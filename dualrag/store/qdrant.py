@@ -42,9 +42,10 @@ SCHEMA_VERSION = 2  # 2: point ids keyed by (kb, document, rule id); payload fie
 DENSE = "dense"
 SPARSE = "sparse"
 MANIFEST_KEY = "dualrag"
+WRITING_KEY = "dualrag_writing"
 # payload fields that get an index on a server (embedded mode scans, indexes have no effect there)
 KEYWORD_FIELDS = ("rule_id", "project_types", "languages", "domains", "level", "kb", "source_file", "document",
-                  "content_hash")
+                  "document_hash", "content_hash")
 _EXTRA_PAYLOAD = ("kb", "source_file", "document", "content_hash")
 _RULE_FIELDS = frozenset(RuleUnit.model_fields)
 _KB_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -360,6 +361,44 @@ class RuleStore:
         for batch in _batches(doomed, self.config.batch_size):
             self.client.delete(name, points_selector=models.PointIdsList(points=batch), wait=True)
         return len(doomed)
+
+    def tag_document(self, kb: str, document: str, document_hash: str) -> None:
+        """Record the hash of a document's bytes on all its points (payload `document_hash`)."""
+        name = self.collection(kb)
+        self.manifest(kb)
+        self.client.set_payload(name, {"document_hash": document_hash}, points=models.FilterSelector(
+            filter=RuleFilter(document=document).to_qdrant()), wait=True)
+
+    def documents_with_hash(self, kb: str, document_hash: str) -> set[str]:
+        """The document keys of `kb` whose points carry `document_hash`: the same bytes indexed
+        under another key (from another checkout, a copy)."""
+        name = self.collection(kb)
+        if not self.client.collection_exists(name):
+            return set()
+        scope = models.Filter(must=[models.FieldCondition(key="document_hash",
+                                                          match=models.MatchValue(value=document_hash))])
+        out: set[str] = set()
+        offset = None
+        while True:
+            records, offset = self.client.scroll(name, scroll_filter=scope, limit=1024, offset=offset,
+                                                 with_payload=["document"], with_vectors=False)
+            out.update(str((r.payload or {}).get("document")) for r in records)
+            if offset is None:
+                return out
+
+    # A knowledge base being written carries this collection metadata key until the write ends:
+    # a write killed half way (kill -9) leaves it, and stats and reviews say so.
+    def mark_writing(self, kb: str, what: str | None) -> None:
+        """Set (`what`: what is being written, since when) or clear (None) the incomplete marker."""
+        self.client.update_collection(self.collection(kb), metadata={WRITING_KEY: what})
+
+    def incomplete(self, kb: str) -> str | None:
+        """The marker of a write that has not finished, or None."""
+        name = self.collection(kb)
+        if not self.client.collection_exists(name):
+            return None
+        value = (self.client.get_collection(name).config.metadata or {}).get(WRITING_KEY)
+        return str(value) if value else None
 
     def units(self, kb: str, rule_filter: RuleFilter | None = None) -> list[RuleUnit]:
         """Every stored rule of `kb` (matching the filter), in no particular order."""

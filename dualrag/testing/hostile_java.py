@@ -17,7 +17,7 @@ def nested_anonymous_classes(depth: int) -> str:
     """Anonymous classes nested `depth` deep, each with a method holding the next one."""
     lines = ["package com.acme;", "", "public class Nest {", "    Object make() {"]
     for i in range(depth):
-        lines += [f"        return new Object() {{", f"            Object m{i}() {{"]
+        lines += ["        return new Object() {", f"            Object m{i}() {{"]
     lines += ["                return null;"]
     lines += ["            }", "        };"] * depth
     lines += ["    }", "}"]

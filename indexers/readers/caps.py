@@ -5,7 +5,12 @@ Indexing is all or nothing, so a cap is a DocumentError: named, nothing written,
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from dualrag.config import LimitsConfig
@@ -54,6 +59,37 @@ def check_paragraphs(path: Path, paragraphs: int, limits: LimitsConfig) -> None:
     if paragraphs > limits.max_paragraphs:
         raise DocumentError(path, f"more than {limits.max_paragraphs:,} paragraphs ({paragraphs:,}; "
                                   "limits.max_paragraphs)")
+
+
+def check_cells(path: Path, cells: int, limits: LimitsConfig) -> None:
+    if cells > limits.max_table_cells:
+        raise DocumentError(path, f"{cells:,} table cells, above the limit of {limits.max_table_cells:,} "
+                                  "(limits.max_table_cells)")
+
+
+@contextmanager
+def time_budget(path: Path, limits: LimitsConfig) -> Iterator[None]:
+    """Stop reading one document after `limits.max_document_seconds` (a DocumentError, exit 2).
+    A timer signal interrupts pure-Python parsing (pypdf, the segmenter); off the main thread, or
+    where there is no SIGALRM, the time is checked once the document is read."""
+    seconds = limits.max_document_seconds
+    started = time.monotonic()
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise DocumentError(path, f"reading took more than {seconds:g} s (limits.max_document_seconds)")
+
+    previous = signal.signal(signal.SIGALRM, stop) if usable else None
+    if usable:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        if usable:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    if time.monotonic() - started > seconds:
+        stop(0, None)
 
 
 def paragraphs_of(text: str) -> int:

@@ -18,7 +18,7 @@ from llama_index.core.schema import Document
 from dualrag.config import LimitsConfig
 
 from ._common import FORMAT_MARKDOWN, PageCallback, base_metadata, ensure_text
-from .caps import check_paragraphs, check_zip
+from .caps import check_cells, check_paragraphs, check_zip
 from .errors import DocumentError
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -176,7 +176,6 @@ class StructuredDocxReader(BaseReader):
     def to_markdown(path: Path, limits: LimitsConfig | None = None) -> str:
         import docx
         from docx.opc.exceptions import PackageNotFoundError
-        from docx.table import Table
         from docx.text.paragraph import Paragraph
 
         try:
@@ -198,6 +197,7 @@ class StructuredDocxReader(BaseReader):
             raise DocumentError(path, f"corrupt .docx ({type(exc).__name__}: {exc})") from None
 
         check_paragraphs(path, len(document.element.body), limits)  # before the walk builds objects
+        check_cells(path, sum(1 for _ in document.element.body.iter(f"{_W}tc")), limits)
         numbering = _Numbering(document)
         titled = int(any((p.style is not None and (p.style.name or "").lower() == "title") for p in document.paragraphs))
         blocks: list[str] = []
@@ -220,17 +220,46 @@ class StructuredDocxReader(BaseReader):
                 else:
                     blocks.append(text)
             elif child.tag == f"{_W}tbl":
-                rows = []
-                for row in Table(child, document).rows:
-                    cells = []
-                    for cell in row.cells:
-                        cell_text = " ".join(cell.text.split())
-                        if not cells or cells[-1] != cell_text:  # merged cells repeat
-                            cells.append(cell_text)
-                    rows.append("| " + " | ".join(cells) + " |")
+                rows = _table_rows(child)
                 if rows:
                     blocks.append("\n".join(rows))
         return "\n\n".join(blocks)
+
+
+def _paragraph_text(p) -> str:
+    """A paragraph's text as python-docx reads it (runs, hyperlinks; tabs and breaks as spaces)."""
+    return "".join((el.text or "") if el.tag == f"{_W}t" else " "
+                   for el in p.iter(f"{_W}t", f"{_W}tab", f"{_W}br", f"{_W}cr"))
+
+
+def _table_rows(table) -> list[str]:
+    """A table's rows as Markdown, read from its XML in one pass. python-docx's `row.cells`
+    rebuilds the whole table's grid for every row: a 100,000-cell table took minutes. A cell
+    continuing a vertical merge repeats the text above it (as python-docx does), a cell spanning
+    columns is one cell."""
+    above: dict[int, str] = {}  # grid column -> text of the cell that starts a vertical merge there
+    rows = []
+    for tr in table.iterchildren(f"{_W}tr"):
+        cells: list[str] = []
+        column = 0
+        for tc in tr.iterchildren(f"{_W}tc"):
+            props = tc.find(f"{_W}tcPr")
+            span, merge = 1, None
+            if props is not None:
+                grid = props.find(f"{_W}gridSpan")
+                span = int(grid.get(f"{_W}val", "1")) if grid is not None and grid.get(f"{_W}val", "1").isdigit() else 1
+                vmerge = props.find(f"{_W}vMerge")
+                merge = None if vmerge is None else vmerge.get(f"{_W}val", "continue")
+            text = " ".join(" ".join(_paragraph_text(p) for p in tc.iterchildren(f"{_W}p")).split())
+            if merge == "continue":
+                text = above.get(column, "")
+            elif merge == "restart":
+                above[column] = text
+            if not cells or cells[-1] != text:  # merged cells repeat
+                cells.append(text)
+            column += max(span, 1)
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
 
 
 LEGACY_DOC_HINT = (

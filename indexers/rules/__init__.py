@@ -20,7 +20,7 @@ from dualrag.errors import UserError
 from dualrag.rulebook import is_rule_set, load_rule_file
 from dualrag.units import RuleUnit, document_key
 from indexers.readers import SUPPORTED_SUFFIXES, DocumentError, PageCallback, read_document
-from indexers.readers.caps import check_size
+from indexers.readers.caps import check_size, time_budget
 
 from .ids import dedupe_ids
 from .report import DocumentReport
@@ -157,7 +157,8 @@ def read_rule_documents(paths: Iterable[str | Path], kb: str, *,
     for path in expand_documents(paths, on_skip):
         callback = (lambda d, t, _p=str(path): on_page(_p, d, t)) if on_page else None
         try:
-            units, report = segment_with_report(path, kb, on_page=callback, limits=limits)
+            with time_budget(path, limits or LimitsConfig()):  # a document that reads for minutes is refused
+                units, report = segment_with_report(path, kb, on_page=callback, limits=limits)
             if not units:
                 raise DocumentError(path, "no rules found in the document")
         except UserError as exc:  # DocumentError, RuleBookError: the message names the file

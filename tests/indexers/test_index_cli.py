@@ -106,8 +106,9 @@ def stored(kb="team") -> dict[str, tuple[str, str, str]]:
         if not db.exists(kb):
             return {}
         records, _ = db.client.scroll(db.collection(kb), limit=10_000, with_payload=True)
-    return {str(r.id): (r.payload["document"], r.payload["rule_id"],
-                        hashlib.sha256(json.dumps(r.payload, sort_keys=True).encode()).hexdigest())
+    # document_hash (the bytes of the whole document) changes with any rule of it: not the rule's own
+    return {str(r.id): (r.payload["document"], r.payload["rule_id"], hashlib.sha256(json.dumps(
+                {k: v for k, v in r.payload.items() if k != "document_hash"}, sort_keys=True).encode()).hexdigest())
             for r in records}
 
 
@@ -163,7 +164,7 @@ def test_reindexing_a_document_prunes_only_its_own_rules(docs, capsys):
     assert index(capsys, "guideline.docx", "team-rules.md")[0] == 0
     before = stored()
     make_docx(docs / "guideline.docx", drop="常量命名")  # the last of its section: nothing is renumbered
-    [gone] = {(d, r) for d, r, _ in before.values() if d == "guideline.docx"} - expected("guideline.docx")
+    [gone] = {(d, r) for d, r, _ in before.values() if d == document_key("guideline.docx")} - expected("guideline.docx")
     code, out, err = index(capsys, "guideline.docx")
     assert code == 0, err
     assert "0 added, 0 updated, 4 unchanged, 1 pruned)" in out
@@ -229,17 +230,23 @@ def test_the_same_document_by_another_path_is_the_same_document(docs, capsys):
     assert index(capsys, "team-rules.md")[0] == 0
     code, out, _ = index(capsys, "./team-rules.md", str(docs / "team-rules.md"))
     assert code == 0 and "0 added, 0 updated, 5 unchanged)" in out and "duplicate" not in out
-    assert {d for d, _, _ in stored().values()} == {"team-rules.md"}
+    assert {d for d, _, _ in stored().values()} == {document_key("team-rules.md")}
 
 
-def test_document_key(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_document_key_is_the_same_from_any_working_directory(tmp_path, monkeypatch):
+    repo = tmp_path / "handbook"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "docs").mkdir()
+    monkeypatch.chdir(repo)
+    assert document_key("docs/a.pdf") == document_key("./docs/../docs/a.pdf") == "handbook/docs/a.pdf"
+    assert document_key(repo / "docs" / "a.pdf") == "handbook/docs/a.pdf"
+    assert document_key("a.pdf", cwd=repo / "docs") == "handbook/docs/a.pdf"
+    assert document_key("handbook/docs/a.pdf", cwd=tmp_path) == "handbook/docs/a.pdf"
     (tmp_path / "docs").mkdir()
-    assert document_key("docs/a.pdf") == document_key("./docs/../docs/a.pdf") == "docs/a.pdf"
-    assert document_key(tmp_path / "docs" / "a.pdf") == "docs/a.pdf"
-    outside = tmp_path.parent / "elsewhere" / "b.docx"
-    assert document_key(outside) == outside.as_posix()
-    assert document_key("b.docx", cwd=tmp_path / "docs") == "b.docx"
+    (tmp_path / "docs" / "link.pdf").symlink_to(repo / "docs" / "a.pdf")
+    assert document_key(tmp_path / "docs" / "link.pdf") == "handbook/docs/a.pdf"  # resolved
+    outside = tmp_path / "elsewhere" / "b.docx"
+    assert document_key(outside) == outside.resolve().as_posix()
 
 
 def test_dedupe_ids_is_per_document_and_idempotent():
@@ -289,7 +296,7 @@ def test_rules_inspect_text_and_json(docs, capsys):
     code, out, _ = run(["rules", "inspect", "team-rules.md", "--format", "json", "--kb", "other"], capsys)
     [doc] = json.loads(out)
     units, report = doc["units"], doc["report"]
-    assert doc["document"] == "team-rules.md" and report["units"] == len(units) == 5
+    assert doc["document"] == document_key("team-rules.md") and report["units"] == len(units) == 5
     want = {u.point_id for u in segment("team-rules.md", "other")}
     assert {u["point_id"] for u in units} == want
     assert all(u["source"]["kb"] == "other" and u["tokens"] > 0 and u["text"] for u in units)
@@ -311,7 +318,7 @@ def test_segment_with_report_reads_rule_sets_as_written(docs):
     path.write_text(TEAM_RULE_SET, encoding="utf-8")
     units, report = segment_with_report(path, "team")
     assert [u.rule_id for u in units] == ["TEAM-SEC-001"] and units[0].detect is not None
-    assert units[0].source.document == "security.md" and report.rule_set and report.detectors == 1
+    assert units[0].source.document == document_key(path) and report.rule_set and report.detectors == 1
 
 
 # ------------------------------------------------------------------ team detectors run in reviews
@@ -379,3 +386,32 @@ def test_pdf_and_docx_with_the_same_numbering(in_tmp, capsys):
     assert code == 0, err
     want = expected("guideline.pdf", "team-rules.docx")
     assert rules_of(stored()) == want and len(want) == len(segment("guideline.pdf", "team")) + 5
+
+
+def test_a_document_indexed_from_another_directory_or_copied_is_stored_once(docs, capsys, monkeypatch):
+    assert index(capsys, "team-rules.md")[0] == 0
+    (docs / "sub").mkdir()
+    monkeypatch.chdir(docs / "sub")
+    code, out, _ = index(capsys, "../team-rules.md", extra=("--store", "../st"))
+    assert code == 0 and "(0 added," in out and "pruned" not in out  # the same points (the path shown is updated)
+    monkeypatch.chdir(docs)
+    assert len(stored()) == 5
+    (docs / "moved").mkdir()
+    (docs / "moved" / "team-rules.md").write_text(MD, encoding="utf-8")  # the same bytes under another path
+    code, out, _ = index(capsys, "moved/team-rules.md")
+    assert code == 0 and "5 pruned" in out
+    assert {d for d, _, _ in stored().values()} == {document_key("moved/team-rules.md")}
+
+
+def test_a_knowledge_base_is_marked_incomplete_until_its_write_ends(docs, capsys):
+    from dualrag.store import StoreConfig, open_store
+
+    assert index(capsys, "team-rules.md")[0] == 0
+    with open_store("st", StoreConfig(lock_timeout=0)) as db:
+        assert db.incomplete("team") is None
+        db.mark_writing("team", "index rules of 1 document(s)")  # what a killed run leaves
+    code, out, _ = run(["kb", "stats", "--store", "st"], capsys)
+    assert code == 0 and "INCOMPLETE" in out
+    assert index(capsys, "team-rules.md")[0] == 0  # a finished write clears it
+    code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
+    assert json.loads(out)[0]["incomplete"] is None

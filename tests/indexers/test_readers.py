@@ -174,14 +174,14 @@ def test_index_documents_one_bad_document_does_not_stop_others(tmp_path):
 
 
 def test_many_pages_stream_with_progress_in_bounded_time(pdf_factory):
-    pages = [["团队手册", f"{i + 1}.【强制】第 {i + 1} 条规则，内容。", f"{i + 1}/400"] for i in range(400)]
+    pages = [["团队手册", f"{i + 1}.【强制】第 {i + 1} 条规则，内容。", f"{i + 1}/240"] for i in range(240)]  # under limits.max_pdf_pages
     path = pdf_factory(pages)
     calls = []
     start = time.perf_counter()
     units = segment(path, "big", on_page=lambda d, t: calls.append(d))
     assert time.perf_counter() - start < 10
-    assert calls == list(range(1, 401))
-    assert len(units) == 400 and units[-1].source.page == 400
+    assert calls == list(range(1, 241))
+    assert len(units) == 240 and units[-1].source.page == 240
 
 
 # ------------------------------------------------------------------ offline
@@ -213,3 +213,25 @@ def test_import_and_read_without_network(tmp_path, pdf_factory):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_docx_tables_are_capped_by_cells_and_documents_by_time(tmp_path):
+    import docx
+
+    from dualrag.config import LimitsConfig
+    from indexers.readers import DocumentError, read_document
+    from indexers.readers.caps import time_budget
+
+    path = tmp_path / "t.docx"
+    d = docx.Document()
+    d.add_paragraph("R-1. Close every stream.")
+    table = d.add_table(rows=30, cols=4)
+    table.cell(0, 0).text = "R-2"
+    d.save(str(path))
+    assert "| R-2 |" in read_document(path)[0].text
+    with pytest.raises(DocumentError, match="limits.max_table_cells"):
+        read_document(path, limits=LimitsConfig(max_table_cells=100))
+    with pytest.raises(DocumentError, match="limits.max_document_seconds"), \
+            time_budget(path, LimitsConfig(max_document_seconds=0.05)):
+        while True:  # pure-Python work the timer interrupts
+            pass

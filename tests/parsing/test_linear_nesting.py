@@ -1,7 +1,7 @@
 """Member ownership is found in one pass: nesting depth must not multiply the time.
 
 Times are compared by ratio between two sizes (4x apart), never in absolute seconds: quadratic
-code takes ~16x, cubic ~64x, one pass ~4x (some slack for a busy machine)."""
+code takes ~16x, cubic ~64x, one pass ~4x (up to 10x allowed: a busy machine adds noise)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def _ratio(fn, small: int, factor: int = 4) -> float:
 
 
 def test_nested_lambdas_outline_near_linear():
-    ratio = _ratio(lambda n: java_members(nested_lambdas(n)), 300)
-    assert ratio < 9, f"4x the lambdas took {ratio:.1f}x the time"
+    ratio = _ratio(lambda n: java_members(nested_lambdas(n)), 800)
+    assert ratio < 10, f"4x the lambdas took {ratio:.1f}x the time"
 
 
 def test_nested_lambdas_owners_are_right():
@@ -45,7 +45,7 @@ def test_nested_anonymous_classes_owners_and_time():
     names = [m.name for m in members if m.kind == "method"]
     assert names == ["com.acme.Nest.make()", "com.acme.Nest.new Object.m0()",
                      "com.acme.Nest.new Object.new Object.m1()"]
-    assert _ratio(lambda n: java_file(nested_anonymous_classes(n)), 100) < 9
+    assert _ratio(lambda n: java_file(nested_anonymous_classes(n)), 300) < 10
 
 
 def _diff(text: str) -> bytes:
@@ -59,4 +59,4 @@ def test_nested_lambdas_units_near_linear():
     def units(n: int) -> None:
         f = ingest(_diff(nested_lambdas(n)), Settings()).files[0]
         file_units(f, None)
-    assert _ratio(units, 150) < 9
+    assert _ratio(units, 400) < 10
