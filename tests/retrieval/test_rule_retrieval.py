@@ -188,9 +188,9 @@ def test_further_channels_are_searched_only_when_switched_on(retriever, monkeypa
     monkeypatch.setattr(retriever.store, "search_sparse", spy)
     query = build_rule_query("try { run(); } finally { return; }")
     assert query.grammar and query.concept_text and query.code_words
-    plain = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB])
-    plain.retrieve(query, top_k=5)
-    assert calls == ["sparse"]  # the raw code alone
+    none = RuleChannels(code_words=False, model_query=False, relevance_weight=0.0)
+    RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], none).retrieve(query, top_k=5)
+    assert calls == ["sparse"]  # the raw code alone: the plain channels, always there
     calls.clear()
     on = RuleChannels(constructs=True, code_words=True, grammar=True)
     hits = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], on).retrieve(query, top_k=5)
