@@ -22,7 +22,10 @@ Without a cross-encoder the context step keeps the rules whose retrieval relevan
 4. checks the dev cases through the same context step: the share of violation rows whose rule
    is still in the packed context.
 
-The printed floor is what `RetrievalConfig.rule_floor` ships (dualrag/config/retrieval.py).
+The printed floor is the one to give this knowledge base in `[retrieval] rule_floors = { name = F }`:
+a base without its own floor is ranked only (a floor calibrated on one book cut another book's
+right rule). `RetrievalConfig.rule_floor` is the bundled rules' floor, set with the retriever of
+its time; it is compared here for the record.
 """
 
 from __future__ import annotations
@@ -119,7 +122,10 @@ def _as_new_file_diff(code: str) -> bytes:
 
 
 def with_floor(settings: Settings, floor: float) -> Settings:
-    return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"rule_floor": floor})})
+    """The floor on the calibrated base (`rule_floors`): a base without one is ranked only."""
+    retrieval = settings.retrieval
+    return settings.model_copy(update={"retrieval": retrieval.model_copy(update={
+        "rule_floors": {**retrieval.rule_floors, KB: floor} if floor else {}})})
 
 
 def report_packing(label: str, contexts: list[Context]) -> None:
@@ -152,7 +158,7 @@ def main() -> int:
         floor = round(calibration.threshold, 4)
         print(f"shipped default: retrieval.rule_floor = {settings.retrieval.rule_floor:g}")
         for label, value in (("no floor", 0.0), (f"calibrated {floor:g}", floor),
-                             (f"shipped {settings.retrieval.rule_floor:g}", settings.retrieval.rule_floor)):
+                             (f"the bundled rules' {settings.retrieval.rule_floor:g}", settings.retrieval.rule_floor)):
             chosen = with_floor(settings, value)
             print(f"{label}: (max_rules {settings.retrieval.max_rules}, no reranker)")
             report_packing("bug diffs:", bug_contexts(retriever, bugs, chosen))
