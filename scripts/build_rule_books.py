@@ -51,6 +51,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pdf_flow import PdfFlow, rendered_text  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 BOOK_DIR = Path(__file__).resolve().parent / "rule_books"
 BOOKS = ("pmd", "errorprone", "androidlint")
@@ -628,51 +631,8 @@ def _write_markdown(path: Path, book: str, rules: list[dict]) -> None:
 _ITEM_LIKE = re.compile(r"^\s*(?:\d{1,4}\s*[.．、)）]|[(（]\s*\d{1,3}\s*[)）])")
 
 
-class _PdfFlow:
-    """Lines drawn top-down over A4 pages with a running header and a page footer; `keep_with`
-    keeps a heading on the page of what follows it, the rest flows over page breaks."""
-
-    MARGIN_X, TOP, BOTTOM = 60.0, 770.0, 64.0
-
-    def __init__(self, path: Path, title: str) -> None:
-        from reportlab.lib.pagesizes import A4
-        from reportlab.pdfgen.canvas import Canvas
-
-        self.title = title
-        self.width, self.height = A4
-        self.text_width = self.width - 2 * self.MARGIN_X
-        self.canvas = Canvas(str(path), pagesize=A4, invariant=1)
-        self.canvas.setTitle(title)
-        self.page = 0
-        self.y = self.TOP
-        self._start_page()
-
-    def _start_page(self) -> None:
-        if self.page:
-            self._end_page()
-        self.page += 1
-        self.canvas.setFont("Helvetica", 8)
-        self.canvas.drawString(self.MARGIN_X, self.height - 40, self.title)
-        self.y = self.TOP
-
-    def _end_page(self) -> None:
-        self.canvas.setFont("Helvetica", 8)
-        self.canvas.drawCentredString(self.width / 2, 32, f"Page {self.page}")
-        self.canvas.showPage()
-
-    @staticmethod
-    def leading(size: float) -> float:
-        return round(size * 1.3, 1)
-
-    def add(self, text: str, font: str, size: float, *, space_before: float = 0, keep_with: float = 0) -> None:
-        lead = self.leading(size)
-        if self.y - space_before - lead - keep_with < self.BOTTOM:
-            self._start_page()
-        elif self.y < self.TOP:
-            self.y -= space_before
-        self.y -= lead
-        self.canvas.setFont(font, size)
-        self.canvas.drawString(self.MARGIN_X, self.y, text)
+class _PdfFlow(PdfFlow):
+    """The shared flow, with paragraphs that never wrap into a line opening like a numbered item."""
 
     def paragraph(self, text: str, font: str = "Helvetica", size: float = 10, space_before: float = 4) -> None:
         from reportlab.lib.utils import simpleSplit
@@ -686,10 +646,6 @@ class _PdfFlow:
                 lines[i - 1], lines[i] = head, f"{last} {lines[i]}"
         for i, line in enumerate(lines):
             self.add(line, font, size, space_before=space_before if i == 0 else 0)
-
-    def save(self) -> None:
-        self._end_page()
-        self.canvas.save()
 
 
 def _write_pdf(path: Path, book: str, rules: list[dict]) -> None:
@@ -749,18 +705,6 @@ def anchors(rules: list[dict], minimum: int = ANCHOR_CHARS) -> dict[str, str]:
             n += 8
         result[rule["id"]] = prose[:n] if book.count(prose[:n]) == 1 else squash(rule_heading(rule))
     return result
-
-
-def rendered_text(structure: str, path: Path) -> str:
-    if structure == "pdf":
-        import pypdf
-
-        return "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(str(path)).pages)
-    if structure == "docx":
-        import docx
-
-        return "\n".join(p.text for p in docx.Document(str(path)).paragraphs)
-    return path.read_text(encoding="utf-8")
 
 
 def segmentation(book: str, structure: str, path: Path, show: int = 0) -> dict:

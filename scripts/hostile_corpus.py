@@ -35,6 +35,10 @@ from pathlib import Path
 from typing import Self
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dualrag.testing.recording_server import RecordingServer  # noqa: E402
+
 DUALRAG = str(Path(sys.executable).with_name("dualrag"))
 MAX_SECONDS = 60.0
 MAX_RSS_MB = 1024.0
@@ -473,44 +477,12 @@ CREDENTIAL_BACKDOOR = BACKDOOR.replace("    public static void run", '    privat
                                        '"hunter2-prod";\n\n    public static void run')
 
 
-class _Attacker:
-    """A loopback server that records every request (any method) and answers like a model."""
-
-    def __init__(self) -> None:
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        self.seen: list[str] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def _do(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length") or 0))
-                outer.seen.append(f"{self.command} {self.path} {dict(self.headers)} {body[:2000]!r}")
-                reply = json.dumps({"choices": [{"index": 0, "finish_reason": "stop", "message": {
-                    "role": "assistant", "content": '{"findings": []}'}}]}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
-
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _do
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+_ATTACKER: list[RecordingServer] = []  # one loopback server the change's routing keys point at
 
 
-_ATTACKER: list[_Attacker] = []
-
-
-def attacker() -> _Attacker:
+def attacker() -> RecordingServer:
     if not _ATTACKER:
-        _ATTACKER.append(_Attacker())
+        _ATTACKER.append(RecordingServer())
     return _ATTACKER[0]
 
 
@@ -518,7 +490,7 @@ _MARK: list[int] = [0]  # requests the attacker had seen when the running case w
 
 
 def nothing_reached_the_attacker(run: Run) -> str | None:
-    seen = attacker().seen[_MARK[0]:]
+    seen = [json.dumps(request) for request in attacker().seen[_MARK[0]:]]
     if seen:
         leaked = " (with the planted secret)" if any(SECRET in s or "corpus" in s for s in seen) else ""
         return f"{len(seen)} request(s) reached the change's server{leaked}"

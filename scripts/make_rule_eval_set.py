@@ -27,6 +27,7 @@ import re
 import sys
 from pathlib import Path
 
+from pdf_flow import PdfFlow, rendered_text
 from rule_eval_set.rules import CHAPTERS, INTRO, TITLE, Chapter, Rule
 
 DEFAULT_OUT = Path.home() / ".cache" / "dualrag" / "rule-eval-set"
@@ -149,66 +150,7 @@ def write_markdown(path: Path, chapters: tuple[Chapter, ...]) -> None:
 # -------------------------------------------------------------------------------------- PDF
 
 
-class _PdfFlow:
-    """Draws lines top-down over A4 pages with a running header and a page footer.
-
-    `keep_with` on a line is the height of what follows it that must share its page, so a rule
-    heading never ends a page alone, while the rest of a rule flows freely over page breaks.
-    """
-
-    MARGIN_X, TOP, BOTTOM = 60.0, 770.0, 64.0
-
-    def __init__(self, path: Path) -> None:
-        from reportlab.lib.pagesizes import A4
-        from reportlab.pdfgen.canvas import Canvas
-
-        self.width, self.height = A4
-        self.text_width = self.width - 2 * self.MARGIN_X
-        self.canvas = Canvas(str(path), pagesize=A4)
-        self.page = 0
-        self.y = self.TOP
-        self._start_page()
-
-    def _start_page(self) -> None:
-        if self.page:
-            self._end_page()
-        self.page += 1
-        self.canvas.setFont("Helvetica", 8)
-        self.canvas.drawString(self.MARGIN_X, self.height - 40, TITLE)
-        self.y = self.TOP
-
-    def _end_page(self) -> None:
-        """The footer goes last, as in most exported PDFs: extracted text has it after the body."""
-        self.canvas.setFont("Helvetica", 8)
-        self.canvas.drawCentredString(self.width / 2, 32, f"Page {self.page}")
-        self.canvas.showPage()
-
-    @staticmethod
-    def leading(size: float) -> float:
-        return round(size * 1.3, 1)
-
-    def add(self, text: str, font: str, size: float, *, indent: float = 0, space_before: float = 0,
-            keep_with: float = 0) -> None:
-        lead = self.leading(size)
-        if self.y - space_before - lead - keep_with < self.BOTTOM:
-            self._start_page()
-        elif self.y < self.TOP:
-            self.y -= space_before
-        self.y -= lead
-        self.canvas.setFont(font, size)
-        self.canvas.drawString(self.MARGIN_X + indent, self.y, text)
-
-    def wrap(self, text: str, font: str, size: float) -> list[str]:
-        from reportlab.lib.utils import simpleSplit
-
-        return simpleSplit(text, font, size, self.text_width)
-
-    def save(self) -> None:
-        self._end_page()
-        self.canvas.save()
-
-
-def _pdf_rule(flow: _PdfFlow, rule: Rule) -> tuple[int, int]:
+def _pdf_rule(flow: PdfFlow, rule: Rule) -> tuple[int, int]:
     """Draw one rule; its first and last page."""
     body = flow.leading(10)
     flow.add(f"{rule.code}  {rule.title}", "Helvetica-Bold", 11, space_before=10, keep_with=3 * body + 4)
@@ -227,7 +169,7 @@ def _pdf_rule(flow: _PdfFlow, rule: Rule) -> tuple[int, int]:
 
 def write_pdf(path: Path, chapters: tuple[Chapter, ...]) -> dict[str, tuple[int, int]]:
     """Write the PDF; the first and last page of every rule (some rules straddle a break)."""
-    flow = _PdfFlow(path)
+    flow = PdfFlow(path, TITLE)
     flow.add(TITLE, "Helvetica-Bold", 18)
     for line in flow.wrap(INTRO, "Helvetica", 10):
         flow.add(line, "Helvetica", 10)
@@ -242,19 +184,6 @@ def write_pdf(path: Path, chapters: tuple[Chapter, ...]) -> dict[str, tuple[int,
 
 
 # ------------------------------------------------------------------------- checks, manifest
-
-
-def rendered_text(structure: str, path: Path) -> str:
-    """The text a reader gets out of a rendering: pypdf for the PDF, python-docx paragraphs for Word."""
-    if structure == "pdf":
-        import pypdf
-
-        return "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(str(path)).pages)
-    if structure == "docx":
-        import docx
-
-        return "\n".join(p.text for p in docx.Document(str(path)).paragraphs)
-    return path.read_text(encoding="utf-8")
 
 
 def anchor_problems(structure: str, path: Path, rules: list[Rule]) -> list[str]:

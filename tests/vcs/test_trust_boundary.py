@@ -9,14 +9,13 @@ reaches a host that was not configured, the decision is not `approved`.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from vcs_fakes import FakeGitLab
 from vcs_support import DIFF, TOKEN
 
 from dualrag.cli import main
+from dualrag.testing.recording_server import RecordingServer
 
 OLD = "package com.acme;\n\npublic class Orders {\n    int total(int a, int b) {\n        return a + b;\n    }\n}\n"
 NEW = OLD.replace("        return a + b;\n", "        Runtime.getRuntime().exec(\"sh /tmp/x\");\n        return a + b;\n")
@@ -24,42 +23,9 @@ JAVA = "src/main/java/com/acme/Orders.java"
 OPENAI_KEY = "sk-configured-openai-key-42"
 
 
-class Attacker:
-    """Records whatever reaches it, answers like a model that finds nothing."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _do(self):
-                body = self.rfile.read(int(self.headers.get("content-length") or 0))
-                outer.seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers),
-                                   "body": body.decode("utf-8", "replace")})
-                reply = json.dumps({"choices": [{"index": 0, "finish_reason": "stop", "message": {
-                    "role": "assistant", "content": json.dumps({"findings": []})}}]}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
-
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _do
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-
-
 @pytest.fixture
 def attacker():
-    server = Attacker()
+    server = RecordingServer()
     yield server
     server.close()
 
@@ -87,7 +53,7 @@ def model_env(monkeypatch, oai):
     oai.responder = lambda req: oai.chat(json.dumps({"findings": []}))
 
 
-def no_leak(attacker: Attacker, oai, secrets: tuple[str, ...]) -> None:
+def no_leak(attacker: RecordingServer, oai, secrets: tuple[str, ...]) -> None:
     assert attacker.seen == [], f"{len(attacker.seen)} request(s) reached the change's server"
     for req in oai.requests:  # the configured model gets its own key only
         text = json.dumps(req.json) + json.dumps(req.headers)
