@@ -116,7 +116,9 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
         notes.append(estimator_note)
     # The chunks a review may spend on; the rest stay in `plan`, unreviewed, so it is not complete.
     price = llm_cfg.capability(reader.model).input_price if reader else None
-    spent, cap_note = cap_plan(plan, settings.limits, calls_per_chunk=len(selected) if reader else 0,
+    # A chunk costs one request per reviewer, and one more for the model's rule query when that is on.
+    rule_query = int(settings.retrieval.enabled and settings.retrieval.channels.model_query)
+    spent, cap_note = cap_plan(plan, settings.limits, calls_per_chunk=len(selected) + rule_query if reader else 0,
                                usd_per_prompt_token=price / 1e6 if price else None,
                                overhead_tokens=settings.retrieval.context_tokens)
     notes.extend([cap_note] if cap_note else [])

@@ -17,7 +17,8 @@ class LimitsConfig(Section):
     max_line_chars: int = Field(4_000, ge=80, description="a longer changed line is reviewed as its first N characters")
     # What a review spends: 10 chunks of the default 60k tokens is 600k tokens of change per reviewer.
     max_chunks: int = Field(10, ge=1, description="chunks retrieved for and reviewed; the rest are not reviewed")
-    max_llm_calls: int = Field(60, ge=1, description="reviewer requests per review (chunks x reviewers)")
+    max_llm_calls: int = Field(60, ge=1, description="LLM requests per review that grow with its chunks: "
+                                                     "chunks x (reviewers + the model's rule query)")
     max_cost_usd: float | None = Field(
         None, gt=0, allow_inf_nan=False, description="estimated input cost of the reviewer requests of one review (prompt tokens x the "
                                 "model's input price); chunks past it are not reviewed. None = no price cap")

@@ -61,3 +61,22 @@ def test_a_review_with_the_channel_on_asks_once_and_counts_the_tokens(oai, llm_s
         "enabled": True, "channels": base.retrieval.channels.model_copy(update={"model_query": False})})})
     run_review(java_diff, off, conversation=Conversation(), hooks=RunHooks())
     assert oai.requests and not any(is_rule_query(r) for r in oai.requests)  # switched off: no extra request
+
+
+def test_the_rule_query_counts_against_the_call_cap(oai, llm_settings, make_git_file):
+    """max_llm_calls bounds every request that grows with the chunks, the rule queries included."""
+    from .conftest import JAVA_NEW, JAVA_OLD
+
+    diff = b"".join(make_git_file(f"src/main/java/com/acme/Orders{i}.java", JAVA_OLD.encode(),
+                                  JAVA_NEW.replace("Orders", f"Orders{i}").encode()) for i in range(4))
+    oai.responder = lambda req: oai.chat("Do not subtract where a sum is meant") if is_rule_query(req) \
+        else oai.chat(answer())
+    base = llm_settings()
+    capped = base.model_copy(update={
+        "retrieval": base.retrieval.model_copy(update={"enabled": True}),
+        "chunking": base.chunking.model_copy(update={"budget": 200}),  # one file a chunk
+        "limits": base.limits.model_copy(update={"max_llm_calls": 4})})
+    review = run_review(diff, capped, conversation=Conversation(), hooks=RunHooks())
+    assert len(review.chunks) >= 3  # the change was cut, and more than the cap allows was there to review
+    assert 0 < len(oai.requests) <= 4
+    assert any(is_rule_query(r) for r in oai.requests) and any("max_llm_calls" in n for n in review.notes)
