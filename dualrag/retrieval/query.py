@@ -13,7 +13,7 @@ on by default only when it raised recall on rule books it was not designed on
 (scripts/eval_rules.py, leave one book out): the common names of the constructs the code shows
 (concepts.py), a bag of code words (called APIs, types, identifiers), the grammar's names for
 its constructs (grammar_words.py), and, with a model, a few lines of rule language the model
-wrote for the code (model_query.py).
+wrote for the code (review/rule_query.py, handed in by the pipeline).
 """
 
 from __future__ import annotations
@@ -58,11 +58,6 @@ class RuleQuery:
     project_type: str | None = None
     languages: tuple[str, ...] = ()
     domains: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def sparse(self) -> str:
-        """The BM25 text of the construct channel: construct names and code words."""
-        return " ".join(p for p in (self.concept_text.replace(";", ""), self.code_words) if p)
 
 
 def build_rule_query(

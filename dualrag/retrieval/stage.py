@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dualrag.chunking import Chunk, ChunkPlan
-from dualrag.config import Settings
+from dualrag.config import RetrievalConfig, Settings
 from dualrag.diff import ChangeSet
 from dualrag.errors import UserError
 from dualrag.progress import progress
@@ -174,7 +174,7 @@ def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
                          project_type=_project_type(lang, str(changes.project_type)))
         for lang, lines in added.items() if any(line.strip() for line in lines)
     ]
-    if rule_language is not None and settings.retrieval.channels.model_query:
+    if rule_language is not None:  # handed in only when the channel is on and a model is configured
         queries = [replace(q, model=rule_language(q.raw)) for q in queries]
     return queries
 
@@ -246,9 +246,9 @@ def _merge(results: list[list[RetrievedRule]]) -> list[RetrievedRule]:
     return sorted(best.values(), key=lambda h: -h.score)
 
 
-def rule_floors(cfg) -> dict[str, float]:
-    """The relevance floor of each knowledge base that has one: the bundled rules' (calibrated on
-    our own cases) and any a team calibrated on its own. A floor calibrated on one book cut
+def rule_floors(cfg: RetrievalConfig) -> dict[str, float]:
+    """The relevance floor of each knowledge base that has one: the bundled rules' (`rule_floor`)
+    and any a team calibrated on its own cases (`rule_floors`). A floor calibrated on one book cut
     another book's right rule, so a base without one is ranked only."""
     floors = {cfg.bundled_kb: cfg.rule_floor, **cfg.rule_floors}
     return {kb: floor for kb, floor in floors.items() if floor > 0}

@@ -16,14 +16,14 @@ def test_same_code_gives_the_same_query():
     assert build_rule_query(CODE) == build_rule_query(CODE)
 
 
-def test_sparse_query_holds_calls_types_words_and_construct_names():
+def test_code_words_hold_calls_types_and_identifier_words_and_constructs_are_named():
     query = build_rule_query(CODE)
-    words = query.sparse.split()
+    words = query.code_words.split()
     assert "Executors.newFixedThreadPool" in words
     assert "SimpleDateFormat" in words
     assert {"fixed", "thread", "pool"} <= set(words)  # identifiers split into words
     assert {"thread-pool", "date-pattern"} <= set(query.concepts)
-    assert "线程池" in query.sparse  # the construct's common name in both languages
+    assert "线程池" in query.concept_text  # the construct's common name in both languages
 
 
 def test_the_code_itself_is_always_queried_raw_and_as_words():
@@ -46,7 +46,7 @@ def test_the_grammar_names_constructs_and_where_they_sit():
 def test_without_the_vocabulary_only_the_code_speaks():
     query = build_rule_query(CODE, concepts=False)
     assert query.concepts == () and query.concept_text == ""
-    assert "线程池" not in query.sparse and "SimpleDateFormat" in query.sparse
+    assert "线程池" not in query.concept_text and "SimpleDateFormat" in query.code_words
 
 
 def test_construct_names_are_generic_not_a_guideline_verdict():
