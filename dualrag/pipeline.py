@@ -147,8 +147,7 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
         with _timed(timings, "review", tally):
             stage = _run_reviewers(changes, info, spent, contexts, findings, selected, factory, clients, tally,
                                    explain_dir=hooks.explain_dir, max_workers=hooks.max_workers, notes=notes,
-                                   compact=bool(reader and reader.compact),
-                                   reverse_check=settings.review.reverse_check)
+                                   compact=bool(reader and reader.compact), settings=settings)
     elif changes.reviewable and plan.chunks:
         notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
     known = set(rules.known_ids)
@@ -158,7 +157,8 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
     memory = load_memory(settings, conversation.feedback, notes) if changes.reviewable else None
     with _timed(timings, "coordinate", tally):
         outcome = coordinate(
-            changes, stage.findings, detector_findings=findings, context_rule_ids=context_ids, known_rule_ids=known,
+            changes, stage.findings, detector_findings=findings, checked_findings=stage.checked,
+            context_rule_ids=context_ids, known_rule_ids=known,
             coverage=Coverage(llm_configured=llm_configured, llm_ran=bool(stage.chunks_reviewed),
                               complete=stage.complete([c.id for c in plan.chunks]), injection=tuple(injection),
                               sampled=tuple(f.path for f in changes.reviewable if f.sampled_lines),
@@ -166,7 +166,7 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
                               steering=tuple(f.path for f in steering_files(changes)),
                               nothing=nothing),
             prior_findings=conversation.prior_findings, break_glass=conversation.break_glass, read_file=read_file,
-            feedback=memory,
+            feedback=memory, model_warnings=settings.review.model_warnings,
         )
     decision, reasons = outcome.decision, outcome.reasons
     notes.extend(outcome.notes)
@@ -181,7 +181,8 @@ def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings,
            "break_glass": outcome.break_glass})
     chunks = [ChunkReport.of(c, context=contexts.get(c.id)) for c in plan.chunks]
     walkthrough = None
-    if settings.review.walkthrough and clients and stage.chunks_reviewed:
+    if settings.review.walkthrough and clients and stage.chunks_reviewed \
+            and len(changes.files) >= settings.review.walkthrough_min_files:
         with _timed(timings, "walkthrough", tally):
             walkthrough = _walkthrough(changes, chunks, plan, info, selected, clients, reader, notes,
                                        injection=bool(injection), explain_dir=hooks.explain_dir)
@@ -236,11 +237,13 @@ def _walkthrough(changes: ChangeSet, chunks: list[ChunkReport], plan: ChunkPlan,
 def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
                    findings: list, selected: Sequence[Any], factory: LLMFactory, clients: dict[str, Any],
                    tally: UsageTally, *, explain_dir: str | Path | None, max_workers: int, notes: list[str],
-                   compact: bool = False, reverse_check: bool = False) -> StageResult:
-    """Every selected specialist on every chunk, through one factory (shared breakers)."""
+                   compact: bool, settings: Settings) -> StageResult:
+    """Every selected specialist and the rule checks on every chunk, through one factory (shared breakers)."""
     stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
                         max_output_tokens=factory.config.max_output_tokens, compact=compact,
-                        reverse_check=reverse_check).run(
+                        reverse_check=settings.review.reverse_check, rule_checks=settings.review.rule_checks,
+                        rule_check_batch=settings.review.rule_check_batch, rule_check_mode=settings.review.rule_check_mode,
+                        bundled_kb=settings.retrieval.bundled_kb).run(
         plan.chunks, contexts, clients, selected, max_workers=max_workers)
     notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
                  f"on {len(plan.chunks)} chunk(s)")

@@ -18,15 +18,14 @@ from typing import Any
 
 import yaml
 
+from dualrag import languages
 from dualrag._bundled import knowledge_dir
 from dualrag.errors import UserError
 from dualrag.units import Detector, DetectorFix, RuleLevel, RuleSource, RuleUnit, Severity
 
 REQUIRED_KEYS = ("id", "title", "level", "severity", "project_types", "languages")
 OPTIONAL_KEYS = ("domains", "tags", "detect")
-DETECT_KEYS = {"kind", "pattern", "languages", "message", "on", "fix"}
-PROJECT_TYPES = {"java", "edi", "generic"}
-TREE_SITTER_LANGUAGES = {"java"}
+DETECT_KEYS = {"kind", "pattern", "languages", "message", "on", "fix", "paths"}
 _ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _EXAMPLE_HEADING = re.compile(r"^###\s+(bad|good)\b", re.IGNORECASE)
@@ -52,22 +51,36 @@ _Loader.add_implicit_resolver(
 
 
 def load_bundled(root: Path | str | None = None, *, kb: str = "bundled") -> list[RuleUnit]:
-    """Every rule under `root` (default: the bundled `knowledge/`), README files excepted."""
+    """Every rule under `root` (default: the bundled `knowledge/`, plus the rule folder each
+    third-party language pack ships: `LanguagePack.rules` as an absolute path), README files
+    excepted. Ids are unique across all of them."""
     base = Path(root) if root is not None else knowledge_dir()
     if not base.is_dir():
         raise RuleBookError(f"{base}: rule folder not found")
     rules: list[RuleUnit] = []
     seen: dict[str, str] = {}
-    for path in sorted(base.rglob("*.md")):
-        if path.name.lower() == "readme.md":
-            continue
-        rel = path.relative_to(base).as_posix()
-        for rule in load_rule_file(path, kb=kb, relative_to=base):
-            if rule.rule_id in seen:
-                raise RuleBookError(f"{rel}: rule {rule.rule_id}: duplicate id, already defined in {seen[rule.rule_id]}")
-            seen[rule.rule_id] = rel
-            rules.append(rule)
+    folders = [(base, base)] + ([(d, d.parent) for d in pack_rule_dirs()] if root is None else [])
+    for folder, relative_to in folders:
+        for path in sorted(folder.rglob("*.md")):
+            if path.name.lower() == "readme.md":
+                continue
+            rel = path.relative_to(relative_to).as_posix()
+            for rule in load_rule_file(path, kb=kb, relative_to=relative_to):
+                if rule.rule_id in seen:
+                    raise RuleBookError(f"{rel}: rule {rule.rule_id}: duplicate id, already defined in "
+                                        f"{seen[rule.rule_id]}")
+                seen[rule.rule_id] = rel
+                rules.append(rule)
     return rules
+
+
+def pack_rule_dirs() -> tuple[Path, ...]:
+    """Rule folders that language packs ship outside `knowledge/` (absolute `rules` paths)."""
+    out = []
+    for pack in languages.packs():
+        if pack.rules and Path(pack.rules).is_absolute() and Path(pack.rules).is_dir():
+            out.append(Path(pack.rules))
+    return tuple(dict.fromkeys(out))
 
 
 def is_rule_set(path: Path | str) -> bool:
@@ -83,9 +96,14 @@ def is_rule_set(path: Path | str) -> bool:
     return _RULE_FRONT_MATTER.search(head) is not None
 
 
-@lru_cache(maxsize=4)
 def load_bundled_cached(root: str | None = None) -> tuple[RuleUnit, ...]:
-    """`load_bundled` once per process (the review pipeline calls it on every run)."""
+    """`load_bundled` once per process and set of language-pack rule folders (the review
+    pipeline calls it on every run)."""
+    return _load_cached(root, pack_rule_dirs() if root is None else ())
+
+
+@lru_cache(maxsize=4)
+def _load_cached(root: str | None, pack_dirs: tuple[Path, ...]) -> tuple[RuleUnit, ...]:
     return tuple(load_bundled(root))
 
 
@@ -116,29 +134,47 @@ def load_rule_file(path: Path | str, kb: str = "bundled", *, relative_to: Path |
     return rules
 
 
-@lru_cache(maxsize=None)
-def _grammar(language: str):
-    if language != "java":
-        raise ValueError(f"no tree-sitter grammar for {language!r}")
-    import tree_sitter_java
-    from tree_sitter import Language
+def project_types() -> frozenset[str]:
+    """The project types a rule may name: generic plus those the language packs give (java, edi)."""
+    return languages.project_types()
 
-    return Language(tree_sitter_java.language())
+
+def tree_sitter_languages() -> frozenset[str]:
+    """The languages a tree-sitter detector may target: those whose pack has a grammar."""
+    return languages.grammar_languages()
 
 
 @lru_cache(maxsize=256)
 def compile_query(language: str, pattern: str):
-    """A tree-sitter Query for a detector; grammars load on first use."""
+    """A tree-sitter Query for a detector, in the grammar of the language's pack (one loader for
+    every pack: `dualrag.languages`); grammars load on first use."""
     from tree_sitter import Query
 
-    return Query(_grammar(language), pattern)
+    return Query(languages.language(language), pattern)
 
 
 def parse_fragment(language: str, text: str):
     """The root node of `text` (a diff fragment: tree-sitter recovers from the missing parts)."""
-    from tree_sitter import Parser
+    return languages.parser(language).parse(text.encode("utf-8", "replace")).root_node
 
-    return Parser(_grammar(language)).parse(text.encode("utf-8", "replace")).root_node
+
+def query_rows(language: str, pattern: str, root) -> list[int]:
+    """0-based rows where a tree-sitter detector's `@violation` captures start in a parsed text,
+    each row once, in order: what `checks/detectors.py` reports on a hunk and what mining
+    verifies a candidate with."""
+    from tree_sitter import QueryCursor
+
+    nodes = QueryCursor(compile_query(language, pattern)).captures(root).get("violation", [])
+    return sorted({node.start_point.row for node in nodes})
+
+
+def detector_rows(detector: Detector, language: str, text: str) -> list[int]:
+    """0-based rows of `text` a detector fires on when every line of it is added (a regex on
+    each line; a tree-sitter query on the text parsed as one fragment, as a hunk is)."""
+    if detector.kind == "regex":
+        rx = re.compile(detector.pattern)
+        return [i for i, line in enumerate(text.split("\n")) if rx.search(line)]
+    return query_rows(language, detector.pattern, parse_fragment(language, text))
 
 
 def _guess_root(path: Path) -> Path:
@@ -209,9 +245,10 @@ def _build(name: str, start: int, meta_text: str, body: list[str], *, kb: str, s
     level = _enum(RuleLevel, meta["level"], "level", where)
     severity = _enum(Severity, meta["severity"], "severity", where)
     lists = {k: _str_list(meta.get(k, []), k, where) for k in ("project_types", "languages", "domains", "tags")}
-    bad_types = sorted(set(lists["project_types"]) - PROJECT_TYPES)
+    allowed = project_types()
+    bad_types = sorted(set(lists["project_types"]) - allowed)
     if bad_types:
-        raise RuleBookError(f"{where}: project_types {bad_types} not in {sorted(PROJECT_TYPES)}")
+        raise RuleBookError(f"{where}: project_types {bad_types} not in {sorted(allowed)}")
     text, bad, good = _body(body, where)
     detect = _detector(meta.get("detect"), lists["languages"], where) if "detect" in meta else None
     return RuleUnit(
@@ -300,8 +337,8 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
         raise RuleBookError(f"{where}: detect.kind must be regex or tree-sitter, got {kind!r}")
     if not isinstance(pattern, str) or not pattern.strip():
         raise RuleBookError(f"{where}: detect.pattern must be a non-empty string")
-    languages = _str_list(raw.get("languages", rule_languages), "detect.languages", where)
-    if not languages:
+    detect_languages = _str_list(raw.get("languages", rule_languages), "detect.languages", where)
+    if not detect_languages:
         raise RuleBookError(f"{where}: a detector needs languages (detect.languages or the rule's languages)")
     on = raw.get("on", "added")
     if on not in ("added", "removed", "dropped"):
@@ -314,10 +351,10 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
     else:
         if on != "added":
             raise RuleBookError(f"{where}: tree-sitter detectors run on added lines only")
-        unsupported = sorted(set(languages) - TREE_SITTER_LANGUAGES)
+        unsupported = sorted(set(detect_languages) - tree_sitter_languages())
         if unsupported:
             raise RuleBookError(f"{where}: no tree-sitter grammar for {unsupported}")
-        for language in languages:
+        for language in detect_languages:
             try:
                 query = compile_query(language, pattern)
             except Exception as exc:  # tree_sitter raises QueryError / NameError variants by version
@@ -327,8 +364,9 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
     message = raw.get("message")
     if message is not None and not isinstance(message, str):
         raise RuleBookError(f"{where}: detect.message must be a string")
-    return Detector(kind=kind, pattern=pattern, languages=languages, message=message, on=on,
-                    fix=_detector_fix(raw.get("fix"), kind, on, where))
+    paths = _str_list(raw.get("paths", []), "detect.paths", where)
+    return Detector(kind=kind, pattern=pattern, languages=detect_languages, message=message, on=on,
+                    fix=_detector_fix(raw.get("fix"), kind, on, where), paths=paths)
 
 
 def _detector_fix(raw: Any, kind: str, on: str, where: str) -> DetectorFix | None:

@@ -14,7 +14,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 from dualrag.findings import Severity
 
@@ -82,11 +82,26 @@ class DetectorFix(_Frozen):
     replace: str
 
 
+class MinedCheck(_Frozen):
+    """How a detector mined from a rule's own examples was verified before it was kept
+    (`indexers/rules/mining`): it matched every violating example of the rule, no compliant
+    example of any rule in the document, and fired at most the allowed rate on a clean corpus
+    (`corpus_lines` None: no corpus was configured, that check was not run)."""
+
+    violating: int = Field(description="violating examples of the rule it matched (all of them)")
+    compliant: int = Field(description="compliant examples of the document it was checked against (matched none)")
+    corpus_lines: int | None = Field(None, description="lines of the clean corpus it ran on; None = not run")
+    corpus_hits: int | None = Field(None, description="lines of the clean corpus it fired on")
+    bits: float = Field(0.0, description="specificity: information of the pattern's parts, in bits")
+    rejected: int = Field(0, description="more specific candidates that failed verification before it")
+
+
 class Detector(_Frozen):
     """A deterministic check that finds clear violations without an LLM.
 
     `regex` patterns run on each changed line; `tree-sitter` queries run on the parsed new
-    file and report captures named `@violation` that fall on changed lines.
+    file and report captures named `@violation` that fall on changed lines. `mined`: the
+    detector was mined from the rule's examples and verified (a hand-written one has None).
     """
 
     kind: Literal["regex", "tree-sitter"]
@@ -97,6 +112,20 @@ class Detector(_Frozen):
         "added", description="which changed lines a regex runs on; `removed` fires only if no added line matches too; "
                              "`dropped` fires once per hunk that removes more matching lines than it adds")
     fix: DetectorFix | None = Field(None, description="regex, on added lines: the flagged line rewritten")
+    paths: list[str] = Field(default_factory=list,
+                             description="gitignore-style patterns the file's path must match (empty = any file)")
+    mined: MinedCheck | None = Field(None, description="set when mined from the rule's examples (not hand-written)")
+
+    @model_serializer(mode="wrap")
+    def _without_empty_paths(self, handler):
+        # a detector without `paths` / `mined` serialises (and hashes) as it did before the keys existed
+        data = handler(self)
+        if isinstance(data, dict):
+            if not data.get("paths"):
+                data.pop("paths", None)
+            if data.get("mined") is None:
+                data.pop("mined", None)
+        return data
 
 
 class RuleUnit(_Frozen):
@@ -104,7 +133,8 @@ class RuleUnit(_Frozen):
     title: str
     text: str
     level: RuleLevel | None = None
-    severity: Severity = Severity.MINOR
+    severity: Severity | None = Field(None, description="set by rule files; None: a document rule, whose level "
+                                                         "and the team's `[rules]` decide (`severity_of`)")
     section: list[str] = Field(default_factory=list, description="heading path, outermost first")
     project_types: list[str] = Field(default_factory=list, description="java, edi, generic; empty = any")
     languages: list[str] = Field(default_factory=list)
@@ -142,8 +172,9 @@ MAX_SYMBOL_BODY = 4000  # characters of a member's text kept in the index (the r
 
 
 class CodeSymbol(_Frozen):
-    """One declaration of a repository: a type, field, method or constructor (Java), or a flow,
-    step, transform or mapping (EDI). One symbol is one point; its id is stable across commits.
+    """One declaration of a repository: a type, field, method, function or constructor (Java,
+    Kotlin, Python), a flow, step, transform or mapping (EDI), a mapper statement (MyBatis) or a
+    configuration key (Spring). One symbol is one point; its id is stable across commits.
 
     `calls` holds what the member invokes as `owner#name/argc`: `owner` is the qualified type when
     it was resolved (through imports, fields, parameters, locals), `~Type` for a type outside the
@@ -152,8 +183,11 @@ class CodeSymbol(_Frozen):
     """
 
     symbol_id: str = Field(description="stable key: path#qualified name (with parameter types = signature)")
-    kind: str  # class interface enum record annotation field method constructor | edi-flow edi-step edi-transform edi-mapping | file
-    language: Literal["java", "edi"] = "java"
+    # class interface enum record annotation object module facade | field method function constructor |
+    # edi-flow edi-step edi-transform edi-mapping | select insert update delete sql resultMap | config-key
+    # config-section | file
+    kind: str
+    language: str = "java"  # the reader's: java kotlin python edi mybatis spring (a file symbol: any)
     name: str  # simple name (a constructor is named after its type)
     qualified_name: str  # com.acme.Foo.bar(int,String); EDI: flow id / flow id/step id / transform id
     owner: str = ""  # qualified enclosing type (Java) or document id (EDI)
@@ -171,7 +205,10 @@ class CodeSymbol(_Frozen):
     call_names: list[str] = Field(default_factory=list, description="simple names it calls or constructs")
     field_refs: list[str] = Field(default_factory=list, description="owner#field it reads or writes")
     type_refs: list[str] = Field(default_factory=list, description="repository types it mentions, qualified")
-    refs: list[str] = Field(default_factory=list, description="EDI references: dt:PATH flow:PATH partner:ID channel:ID")
+    refs: list[str] = Field(default_factory=list, description=(
+        "links written in the code: EDI dt:PATH flow:PATH partner:ID channel:ID; Java/Kotlin config:KEY "
+        "config-prefix:PREFIX (@Value, @ConfigurationProperties); configuration keys config-key:KEY "
+        "config-under:PREFIX; mapper statements sql:NS.ID result-map:NS.ID"))
     imports: list[str] = Field(default_factory=list)
     repository: str
     commit: str = ""
@@ -201,5 +238,5 @@ class CodeSymbol(_Frozen):
     def display_text(self) -> str:
         """What a prompt shows: where it is, its doc comment and its code."""
         head = f"// {self.path}:{self.start_line}-{self.end_line} {self.qualified_name}"
-        doc = f"/** {self.doc} */" if self.doc and self.language == "java" else ""
+        doc = f"/** {self.doc} */" if self.doc and self.language in ("java", "kotlin") else ""
         return "\n".join(p for p in (head, doc, self.body or self.signature) if p)

@@ -85,7 +85,7 @@ def bench(name, server_cls, make_adapter):
 def main() -> None:
     bench("GitLab", FakeGitLab, lambda s: GitLabAdapter(GitLabTarget(s.url, s.project, s.iid), TOKEN))
     bench("GitHub", FakeGitHub, lambda s: GitHubAdapter(GitHubTarget(s.url, s.repo, s.number), TOKEN))
-    print("\nwrites on GitHub count GraphQL calls (thread reads and resolutions) as POSTs.")
+    print("\nwrites: calls that change the merge request; a GraphQL query (GitHub review threads) is a read, a mutation a write.")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("dualrag", "dualrag.config", "dualrag.source", "dualrag.findings", "dualrag.units",
                     "dualrag.errors", "dualrag.rulebook", "dualrag.store", "dualrag.embedding", "dualrag.rerank",
-                    "dualrag.parsing", "dualrag.tokens", "dualrag.edi")),
+                    "dualrag.parsing", "dualrag.tokens", "dualrag.edi", "dualrag.languages")),
     ("stage", ("dualrag.diff", "dualrag.checks", "dualrag.chunking", "dualrag.retrieval")),
     ("review", ("dualrag.review", "dualrag.llm")),
     ("publish", ("dualrag.publish", "dualrag.vcs")),

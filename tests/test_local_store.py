@@ -115,7 +115,7 @@ def test_text_report_is_not_wrapped_in_a_pipe(tmp_path, capsys):
 
 def test_line_progress_is_quiet_for_quick_steps_then_one_line_per_interval(capsys):
     now = [0.0]
-    report = line_progress(5.0, clock=lambda: now[0])
+    report = line_progress(5.0, clock=lambda: now[0], beat_s=None)
     for done in range(1, 4):  # a quick step says nothing
         report("read", done, 3)
     for second, done in ((1, 1), (6, 50), (7, 60), (12, 90), (13, 100)):
@@ -123,5 +123,5 @@ def test_line_progress_is_quiet_for_quick_steps_then_one_line_per_interval(capsy
         report("parse", done, 100)
     report("write", 0, 0)
     assert capsys.readouterr().err.splitlines() == [
-        "dualrag: parse 50/100", "dualrag: parse 90/100", "dualrag: parse 100/100",
+        "dualrag: parse 50/100, 5.0 s", "dualrag: parse 90/100, 11 s", "dualrag: parse 100/100, done in 12 s",
     ]

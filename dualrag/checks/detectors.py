@@ -8,9 +8,14 @@
 - `regex`, `on: dropped`: once per hunk that removes more matching lines than it adds, at the
   first removed match whose words no added line of the file keeps (a check lost, not rewritten).
 - `tree-sitter`: the hunk's new side (context and added lines, in order) is parsed as a
-  fragment; every capture named `@violation` that starts on an added line is reported.
+  fragment, in the grammar of the file language's pack (`dualrag.languages`); every capture
+  named `@violation` that starts on an added line is reported.
+- `paths`: gitignore-style patterns; a detector with them runs only on files they match.
 
 Findings carry `source="detector"`; they are sorted by path and line, one per (path, line, rule).
+A detector mined from a rule's examples (`Detector.mined`, `indexers/rules/mining`) says so in its
+finding's message, citing the rule and its page. `[rules] disable` names rules whose detector
+never runs.
 
 Which detectors run (`review_rules`): those of every indexed rule set — the bundled `knowledge/`
 rules (read from the package, so always current) and every rule with a `detect` in the
@@ -26,26 +31,23 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from dualrag import languages as language_packs
 from dualrag.checks.anchoring import removal_anchor
+from dualrag.config.rules import RulesConfig
 from dualrag.diff.hunks import DiffLine, Hunk
 from dualrag.diff.model import ChangeSet, FileDiff
 from dualrag.errors import UserError
 from dualrag.findings import Finding
-from dualrag.rulebook import compile_query, load_bundled_cached, parse_fragment
+from dualrag.rulebook import load_bundled_cached, parse_fragment, query_rows
+from dualrag.source.patterns import PathPatterns
 from dualrag.units import Detector, RuleUnit
 
 if TYPE_CHECKING:
     from dualrag.config import Settings
 
-_EDI_LANGUAGES = {"edi-flow", "edi-dt", "edi-message"}
-
-
 def file_project_type(language: str) -> str:
-    if language in _EDI_LANGUAGES:
-        return "edi"
-    if language == "java":
-        return "java"
-    return "generic"
+    """The project type a file's language pack gives it ("generic" when none)."""
+    return language_packs.file_project_type(language)
 
 
 def applies(rule: RuleUnit, language: str, change_project_type: str | None = None) -> bool:
@@ -58,6 +60,18 @@ def applies(rule: RuleUnit, language: str, change_project_type: str | None = Non
         return False
     types = set(rule.project_types)
     return not types or "generic" in types or file_project_type(language) in types or change_project_type in types
+
+
+def path_fits(rule: RuleUnit, path: str) -> bool:
+    """A detector with `paths` (gitignore-style patterns) runs only on files they match
+    (`ddl-auto: update` matters in a production profile's file, not in a test's)."""
+    det = rule.detect
+    return det is None or not det.paths or _patterns(tuple(det.paths)).match(path)
+
+
+@lru_cache(maxsize=256)
+def _patterns(lines: tuple[str, ...]) -> PathPatterns:
+    return PathPatterns(lines, ignore_case=True)
 
 
 @dataclass(frozen=True)
@@ -80,6 +94,8 @@ def review_rules(settings: Settings, notes: list[str]) -> ReviewRules:
     that does not exist yet is not created; one that cannot be opened costs the team detectors
     only, with a note. The store is opened and closed here: an embedded store admits one client."""
     base = bundled_rules()
+    if settings.rules.disable:  # `[rules] disable`: these rules' detectors never run (mined or written)
+        base = ReviewRules(tuple(r for r in base.detectors if not settings.rules.disabled(r.rule_id)), base.known_ids)
     if not settings.qdrant.url and not Path(settings.store).is_dir():
         return base
     detectors = {(r.source.kb, r.source.document, r.rule_id): r for r in base.detectors}
@@ -95,7 +111,8 @@ def review_rules(settings: Settings, notes: list[str]) -> ReviewRules:
                 try:
                     known.update(store.rule_documents(kb))
                     for rule in store.units(kb, RuleFilter(has_detector=True)):
-                        detectors.setdefault((rule.source.kb, rule.source.document, rule.rule_id), rule)
+                        if not settings.rules.disabled(rule.rule_id):
+                            detectors.setdefault((rule.source.kb, rule.source.document, rule.rule_id), rule)
                 except UserError as exc:
                     notes.append(f"detectors of knowledge base '{kb}' skipped: {exc}")
     except UserError as exc:
@@ -109,7 +126,7 @@ def run_detectors(changes: ChangeSet, rules: Sequence[RuleUnit]) -> list[Finding
     for f in changes.reviewable:
         if f.binary:
             continue
-        selected = [r for r in active if applies(r, f.language, str(changes.project_type))]
+        selected = [r for r in active if applies(r, f.language, str(changes.project_type)) and path_fits(r, f.path)]
         if selected:
             found.extend(detect_file(f, selected))
     return _finish(found)
@@ -152,13 +169,9 @@ def _tree_sitter_lines(language: str, pattern: str, lines: Iterable[DiffLine]) -
     new_side = [line for line in lines if line.kind != "-"]
     if not any(line.kind == "+" for line in new_side):
         return []
-    from tree_sitter import QueryCursor
-
     root = parse_fragment(language, "\n".join(line.text for line in new_side))
-    query = compile_query(language, pattern)
     hits = []
-    for node in QueryCursor(query).captures(root).get("violation", []):
-        row = node.start_point.row
+    for row in query_rows(language, pattern, root):
         if row < len(new_side) and new_side[row].kind == "+" and new_side[row].new_no is not None:
             hits.append(new_side[row].new_no)
     return hits
@@ -206,11 +219,21 @@ def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = 
     message = (det.message if det and det.message else _first_paragraph(rule.text))
     if note:
         message = f"{message} ({note})"
+    if det is not None and det.mined is not None:
+        message = f"{message} [mined check: {mined_citation(rule)}]"
     return Finding(
-        path=path, line=line or 1, severity=rule.severity.value, category=_category(rule),
+        path=path, line=line or 1, severity=RulesConfig().severity(rule.severity, rule.level), category=_category(rule),
         rule_id=rule.rule_id, title=rule.title, message=message,
         replacement=replacement, source="detector",  # never the rule's generic good example: not a fix of this line
     )
+
+
+def mined_citation(rule: RuleUnit) -> str:
+    """Where a mined check comes from: a pattern found in the examples of rule X of document D,
+    page N, verified on them (`indexers/rules/mining`); not a hand-written detector."""
+    where = PurePosixPath(rule.source.document or rule.source.file).name
+    page = f", p. {rule.source.page}" if rule.source.page else ""
+    return f"a pattern found in the examples of {rule.rule_id} ({where}{page}) and verified on them"
 
 
 def _category(rule: RuleUnit) -> str:

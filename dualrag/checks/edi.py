@@ -135,7 +135,7 @@ def _removal_anchor(hunks, hint: str) -> tuple[int, str | None] | None:
 def _finding(path: str, line: int, issue: Issue, rule: RuleUnit | None, note: str | None) -> Finding:
     message = issue.message + (f" ({note})" if note else "")
     return Finding(
-        path=path, line=line, severity=rule.severity.value if rule is not None else "major", category=CATEGORY,
+        path=path, line=line, severity=str(rule.severity or "major") if rule is not None else "major", category=CATEGORY,
         rule_id=issue.rule_id, title=rule.title if rule is not None else issue.rule_id, message=message,
         source="detector",  # no suggestion: the rule's good example is not a fix of this line
     )

@@ -11,11 +11,11 @@ from dualrag.config import LimitsConfig
 from dualrag.diff.hunks import DiffLine
 from dualrag.diff.model import FileDiff, FileStatus
 from dualrag.parsing import Member, Outline, outline, outline_fragment
+from dualrag.parsing.outline import parseable
 
 # (hunk index, line index in that hunk, line): the position makes runs and headers recoverable.
 Located = tuple[int, int, DiffLine]
 
-_XML_LANGUAGES = ("edi-flow", "edi-dt", "xml", "maven-pom")
 
 
 @dataclass
@@ -41,9 +41,8 @@ class FileUnits:
 
 
 def grammar_for(f: FileDiff) -> str | None:
-    if f.language == "java":
-        return "java"
-    return "xml" if f.language in _XML_LANGUAGES else None
+    """The language whose pack finds the file's members, or None (cut at hunk boundaries)."""
+    return f.language if parseable(f.language) else None
 
 
 def anchor(line: DiffLine, previous_new: int) -> int:
@@ -136,7 +135,8 @@ def _by_member(f: FileDiff, out: Outline, new_text: str | None, anchors: dict) -
     shared |= {k - 1 for k in shared}
     grouping = [m for k, m in enumerate(grouping) if k not in shared]
     starts = [m.start for m in grouping]
-    types = [m for m in out.members if m.kind in ("class", "interface", "enum", "record", "annotation")]
+    # containers (types, objects, YAML sections): members that group nothing and are no lambda
+    types = [m for m in out.members if not m.groups and m.kind != "lambda"]
     lambdas = [m for m in out.members if m.kind == "lambda"]
     new_lines = new_text.split("\n") if new_text is not None else None
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 import click
 from rich.console import Console
 
+from dualrag.progress import Ticker
+
 PROGRESS_LOGGER = "dualrag.progress"  # stages and indexers report long steps here (no I/O of their own)
 UNWRAPPED = 1_000_000  # columns of a console that is not a terminal: as wide as any line
 
@@ -46,20 +48,9 @@ def progress_to_stderr() -> None:
     logger.propagate = False
 
 
-def line_progress(every_s: float = 5.0, *, clock: Callable[[], float] = time.monotonic
-                  ) -> Callable[[str, int, int], None]:
-    """A `(stage, done, total)` callback printing plain stderr lines for a CI log: nothing for a stage
-    done within `every_s` seconds, then one line every `every_s` seconds, and its end."""
-    state = {"stage": "", "started": 0.0, "printed": 0.0, "spoke": False}
-
-    def report(stage: str, done: int, total: int) -> None:
-        now = clock()
-        if stage != state["stage"]:
-            state.update(stage=stage, started=now, printed=now, spoke=False)
-        finished = bool(total) and done >= total
-        due = now - float(state["printed"]) >= every_s
-        if (finished and state["spoke"]) or (due and not finished):
-            state.update(printed=now, spoke=not finished)
-            click.echo(f"dualrag: {stage} {done}/{total}" if total else f"dualrag: {stage} {done}", err=True)
-
-    return report
+def line_progress(every_s: float | None = None, *, clock: Callable[[], float] = time.monotonic,
+                  beat_s: float | None = 0.25) -> Ticker:
+    """A `(stage, done, total)` callback printing plain stderr lines for a CI log (`Ticker`): nothing
+    for a stage done within `every_s` seconds, then its counts and elapsed time at least and at most
+    every `every_s` seconds while it runs (reported or not), and its end. Close it (or use `with`)."""
+    return Ticker(lambda line: click.echo(f"dualrag: {line}", err=True), every_s, clock=clock, beat_s=beat_s)

@@ -11,12 +11,15 @@ from collections import Counter
 
 import click
 
-from dualrag.cli.options import config_option, debug_option, load_cli_settings, store_option
+from dualrag.cli.options import config_option, debug_option, load_cli_settings, renamed_option, store_option
 from dualrag.errors import UserError
 
 FMT = click.Choice(["text", "json"])
-repo_option = click.option("--repo", "repo", metavar="NAME",
-                           help="Repository key (default: [feedback] repository, else the only one recorded).")
+# `--repo` is a folder on every other command: the key of the recorded feedback has its own name
+# (the old `--repo NAME` still works, hidden).
+repo_option = renamed_option("--repository", "--repo", "repo", metavar="KEY",
+                             help="Repository the feedback was recorded for, e.g. group/project (default: "
+                                  "[feedback] repository, else the only one recorded).")
 
 
 @click.group("feedback")
@@ -39,7 +42,7 @@ def _repository(fs, settings, repo: str | None) -> str:
     if wanted is None:
         if len(known) == 1:
             return known[0]
-        raise UserError(f"name the repository with --repo (recorded: {', '.join(known) or 'none'})")
+        raise UserError(f"name the repository with --repository (recorded: {', '.join(known) or 'none'})")
     if wanted not in known:
         raise UserError(f"no feedback for repository '{wanted}' in store {fs.location} "
                         f"(recorded: {', '.join(known) or 'none'})")

@@ -1,8 +1,10 @@
-"""`dualrag index code REPO`: a repository's Java and EDI symbols into the store (attach `index_code`
-to the `index` group). Incremental by git blob hash; rich progress; one summary line."""
+"""`dualrag index code REPO`: a repository's symbols (every language pack with a reader) into the
+store (attach `index_code` to the `index` group). Incremental by git blob hash; rich progress; one
+summary line."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import click
@@ -20,7 +22,8 @@ from dualrag.source.text import one_line
 @config_option
 @debug_option
 def index_code(repo: str, store: str | None, ref: str, name: str | None, config_file: str | None) -> None:
-    """Index the Java and EDI (.flow/.dt) symbols of REPO at REF (incremental, all or nothing)."""
+    """Index the symbols of REPO at REF: Java, Kotlin, Python, EDI, MyBatis mappers, Spring configuration
+    (incremental, all or nothing)."""
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -40,9 +43,10 @@ def index_code(repo: str, store: str | None, ref: str, name: str | None, config_
         def live(stage: str, done: int, total: int) -> None:
             bar.update(task, description=stage, completed=done, total=total or None)
 
-        progress = live if err.is_terminal else line_progress()  # a CI log gets plain lines
-
-        with open_code_store(settings.store, settings.qdrant) as code_store:
+        # a CI log or a file gets plain lines, at least every few seconds while a step runs
+        with contextlib.nullcontext(live) if err.is_terminal else line_progress() as progress, \
+                open_code_store(settings.store, settings.qdrant) as code_store:
+            progress("read", 0, 0)
             report = index_repository(repo, code_store, ref=ref, name=name, noise=settings.noise, progress=progress)
     for path, why in report.skipped:
         err.print(escape(one_line(f"skipped {path}: {why}")), highlight=False)

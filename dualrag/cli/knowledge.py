@@ -6,6 +6,7 @@ online foundations (store, embedder).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter
@@ -57,10 +58,12 @@ def index() -> None:
                    "rules are ever removed; other documents of the knowledge base are never touched.")
 @click.option("--dry-run", is_flag=True, help="Read and segment only: print the rules as they would be stored "
                                               "(as 'dualrag rules inspect' does); no store is opened.")
+@click.option("--mine/--no-mine", default=None, help="Mine detectors from the rules' examples, verified before use "
+                                                     "(default: [rules] mine, on).")
 @config_option
 @debug_option
 def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
-                config_file: str | None) -> None:
+                mine: bool | None, config_file: str | None) -> None:
     """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule.
 
     All or nothing: every document is read and segmented before anything is written; if one
@@ -73,6 +76,10 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
 
     Rule-set Markdown files (knowledge/README.md format) keep their ids, levels and
     detectors; their detectors run in every review.
+
+    A rule with violating examples and no hand-written detector gets one mined from its
+    examples when a candidate passes verification (every violating example, no compliant one of
+    the document, quiet on the `[rules] mining_corpus`); `rules inspect` shows each.
     """
     settings = _settings(store, config_file)
     if bundled or not paths:
@@ -82,12 +89,14 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
         return
     start = time.perf_counter()
     console = _err()
-    documents = _read_documents(paths, kb, console, settings.limits)
+    documents = _read_documents(paths, kb, console, settings.limits, _mining(settings, mine))
     if dry_run:
         _print_documents(documents, "text", err=console)
         return
     for doc in documents:
         _print_report(console, doc.report)
+        if doc.mining is not None:
+            _say(console, doc.mining.summary())
     units = [u for doc in documents for u in doc.units]
     from dualrag.store import open_store
 
@@ -95,9 +104,19 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
     pruned = 0
     if not console.is_terminal:  # the live line below shows only on a terminal
         _say(console, f"dualrag: embedding {len(units)} rules with {embedder.name}")
-    with Progress(TextColumn("{task.description}"), console=console, transient=True,
-                  disable=not console.is_terminal) as progress:
-        progress.add_task(f"embedding {len(units)} rules with {embedder.name}", total=None)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as progress, \
+            contextlib.nullcontext() if console.is_terminal else line_progress() as lines:
+        task = progress.add_task(f"embedding {len(units)} rules with {embedder.name}", total=None)
+
+        def step(stage: str, done: int, total: int) -> None:  # embedding in batches, then writing
+            if lines is not None:
+                lines(f"{stage} rules with {embedder.name}" if stage == "embedding" else f"{stage} rules",
+                      done, total)
+            else:
+                progress.update(task, description=f"{stage} {total} rules", completed=done, total=total or None)
+
+        step("embedding", 0, len(units))
         with open_store(settings.store, settings.qdrant) as db:
             stored = db.rule_documents(kb, {u.rule_id for u in units})
             for line in _duplicates(documents, stored):
@@ -106,7 +125,7 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
             # marked incomplete until every write below is done: a killed run leaves the mark
             db.mark_writing(kb, f"index rules of {len(documents)} document(s) started "
                                 f"{time.strftime('%Y-%m-%d %H:%M:%S')}")
-            report = db.upsert(kb, units, embedder, sparse)
+            report = db.upsert(kb, units, embedder, sparse, progress=step)
             for doc in documents:
                 digest = file_hash(doc.path)
                 # the same bytes under another key (indexed from another checkout, a copy): one document
@@ -137,25 +156,42 @@ def _index_bundled(settings: Settings) -> None:
                f"{time.perf_counter() - start:.1f}s")
 
 
-def _read_documents(paths: tuple[str, ...], kb: str, console: Console, limits: LimitsConfig | None = None):
-    """Every document read and segmented, or UserError naming each one that failed (nothing written)."""
+def _mining(settings: Settings, mine: bool | None):
+    """The mining options of `[rules]` (None: not mining); the clean corpus is read here."""
+    if not (settings.rules.mine if mine is None else mine):
+        return None
+    from indexers.rules.mining import options_from_config
+
+    try:
+        return options_from_config(settings.rules)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"[rules] mining_corpus: {exc}") from None
+
+
+def _read_documents(paths: tuple[str, ...], kb: str, console: Console, limits: LimitsConfig | None = None,
+                    mining=None):
+    """Every document read and segmented (and mined), or UserError naming each one that failed
+    (nothing written)."""
     from indexers.rules import read_rule_documents
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as progress:
+                  console=console, transient=True, disable=not console.is_terminal) as progress, \
+            contextlib.ExitStack() as stack:
         tasks: dict[str, int] = {}
-        lines = None if console.is_terminal else line_progress()  # a CI log gets plain lines
+        lines = None if console.is_terminal else stack.enter_context(line_progress())  # a CI log: plain lines
 
         def on_page(path: str, done: int, total: int) -> None:
             if lines is not None:
                 lines(f"reading {Path(path).name}", done, total)
+                if total and done >= total:  # then it is cut into rules, said while it takes
+                    lines(f"segmenting {Path(path).name}", 0, 0)
                 return
             if path not in tasks:
                 tasks[path] = progress.add_task(f"reading {Path(path).name}", total=total)
             progress.update(tasks[path], completed=done)
 
         documents, failures = read_rule_documents(
-            paths, kb, on_page=on_page, limits=limits,
+            paths, kb, on_page=on_page, limits=limits, mining=mining,
             on_skip=lambda path, why: _say(console, f"dualrag: skipped {path}: {why}", "yellow"))
     if failures:
         for failure in failures:
@@ -211,13 +247,58 @@ def _duplicates(documents, stored: dict[str, set[str]]) -> list[str]:
     return lines
 
 
-def _print_documents(documents, fmt: str, *, err: Console | None = None) -> None:
+def _mining_lines(unit, result, rejected: bool) -> list[str]:
+    """What mining did for one rule: the detector it kept (pattern, the examples it was verified
+    on, clean-corpus hits) or why none; with `rejected`, every candidate it turned down."""
+    if result is None:
+        return []
+    det = unit.detect
+    out: list[str] = []
+    if det is not None and det.mined is not None:
+        m = det.mined
+        corpus = ("clean corpus not configured: that check was not run" if m.corpus_lines is None else
+                  f"clean corpus: {m.corpus_hits} hit(s) in {m.corpus_lines:,} lines "
+                  f"({(m.corpus_hits or 0) * 10_000 / max(1, m.corpus_lines):.2f} per 10k)")
+        out.append(f"mined {det.kind}: {det.pattern}")
+        out.append(f"verified: fires on its {m.violating} violating example(s), on none of the document's "
+                   f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")
+        out += [f"verified on: {_fired_line(det, e)}" for e in unit.bad_examples[:3]]
+    elif result.status == "written":
+        out.append("hand-written detector kept (nothing mined)")
+    elif result.status == "disabled":
+        out.append("not mined: [rules] disable names it")
+    else:
+        out.append(f"no mined detector: {result.note}")
+    if result.rejected:
+        if rejected:
+            out += [f"rejected {r.kind} ({r.bits:g} bits): {r.pattern} -- {r.reason}" for r in result.rejected]
+        else:
+            out.append(f"{len(result.rejected)} candidate(s) rejected, first: {result.rejected[0].reason} "
+                       "(--rejected lists them)")
+    return out
+
+
+def _fired_line(det, example: str) -> str:
+    """The line of a violating example the detector fires on (as a diff fragment)."""
+    from dualrag.rulebook import detector_rows
+
+    lines = [ln for ln in example.splitlines() if not ln.strip().startswith(("```", "~~~"))]
+    try:
+        rows = detector_rows(det, det.languages[0] if det.languages else "java", "\n".join(lines))
+    except Exception:  # noqa: BLE001 - shown, not checked, here
+        rows = []
+    row = rows[0] if rows else next((i for i, ln in enumerate(lines) if ln.strip()), 0)
+    return f"line {row + 1}: {lines[row].strip()[:100] if row < len(lines) else ''}"
+
+
+def _print_documents(documents, fmt: str, *, err: Console | None = None, rejected: bool = False) -> None:
     """The units as they would be stored, with each document's report (text), or all of it (json)."""
     from indexers.rules import estimate_tokens
 
     if fmt == "json":
         rows = [{
             "file": str(doc.path), "document": doc.document, "report": doc.report.to_dict(),
+            "mining": doc.mining.to_dict() if doc.mining is not None else None,
             "units": [{"point_id": u.point_id, "tokens": estimate_tokens(u.full_text()), **u.model_dump(mode="json")}
                       for u in doc.units],
         } for doc in documents]
@@ -227,18 +308,25 @@ def _print_documents(documents, fmt: str, *, err: Console | None = None) -> None
         lines = doc.report.lines()
         if err is not None:  # index rules --dry-run: the report on stderr, as a real run prints it
             _print_report(err, doc.report)
+            if doc.mining is not None:
+                _say(err, doc.mining.summary())
         else:
             click.echo("\n".join(neutralise(line) for line in lines))
+            if doc.mining is not None:
+                click.echo(neutralise(doc.mining.summary()))
+        mined = doc.mining.by_id() if doc.mining is not None else {}
         for u in doc.units:
             where = " > ".join(u.section) or "-"
             page = f", p.{u.source.page}" if u.source.page else ""
             first = next((ln.strip() for ln in u.text.splitlines() if ln.strip()), "")
             first = first if len(first) <= 120 else first[:119] + "…"
-            detect = f", detect {u.detect.kind}" if u.detect else ""
+            detect = (f", detect {u.detect.kind}{' (mined)' if u.detect.mined else ''}" if u.detect else "")
             # rule text comes from the document: escapes shown, one line each
             click.echo(one_line(f"  {u.rule_id} [{u.level or '-'}] {u.title}"))
             click.echo(one_line(f"      {where}{page}; ~{estimate_tokens(u.full_text())} tokens{detect}"))
             click.echo(one_line(f"      {first}"))
+            for line in _mining_lines(u, mined.get(u.rule_id), rejected):
+                click.echo(one_line(f"      {line}"))
         click.echo("")
 
 
@@ -251,12 +339,19 @@ def rules() -> None:
 @click.argument("paths", nargs=-1, required=True, metavar="DOC...")
 @click.option("--kb", default="team", show_default=True, help="Knowledge base the rules would go into.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--mine/--no-mine", default=None, help="Mine detectors from the examples as 'index rules' would "
+                                                     "(default: [rules] mine, on).")
+@click.option("--rejected", is_flag=True, help="List every mined candidate that failed verification, with why.")
+@config_option
 @debug_option
-def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str) -> None:
+def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, mine: bool | None, rejected: bool,
+                  config_file: str | None) -> None:
     """Print the rules DOC would be indexed as (id, level, title, section, page, tokens, first line),
-    with what was understood of it; folders and rule-set Markdown files too. Opens no store."""
-    documents = _read_documents(paths, kb, _err(), _settings(None, None).limits)  # the same caps as index rules
-    _print_documents(documents, fmt)
+    with what was understood of it, and each rule's mined detector (pattern, the examples it was
+    verified on, clean-corpus hits); folders and rule-set Markdown files too. Opens no store."""
+    settings = _settings(None, config_file)
+    documents = _read_documents(paths, kb, _err(), settings.limits, _mining(settings, mine))  # as index rules
+    _print_documents(documents, fmt, rejected=rejected)
 
 
 @click.group("search")
@@ -365,16 +460,19 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
 
 
 @kb.command("drop")
-@click.argument("name")
+@click.argument("name", required=False)
 @store_option
 @config_option
 @debug_option
-def kb_drop(name: str, store: str | None, config_file: str | None) -> None:
+def kb_drop(name: str | None, store: str | None, config_file: str | None) -> None:
     """Delete the knowledge base NAME and all its rules (index its documents again to rebuild it)."""
     from dualrag.store import open_store
 
     settings = _settings(store, config_file)
     with open_store(settings.store, settings.qdrant) as db:
+        if not name:
+            known = ", ".join(db.knowledge_bases()) or "none"
+            raise UserError(f"name the knowledge base to drop (indexed in {settings.store}: {known})")
         if not db.exists(name):
             known = ", ".join(db.knowledge_bases()) or "none"
             raise UserError(f"no knowledge base '{name}' in store {settings.store} (indexed: {known})")

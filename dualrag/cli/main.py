@@ -40,10 +40,13 @@ def main(argv: list[str] | None = None) -> None:
     progress_to_stderr()
     try:
         code = cli.main(args=args, prog_name="dualrag", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `dualrag kb`: the group's help, not an error line
+        click.echo(exc.format_message(), err=True)
+        sys.exit(exc.exit_code)
     except (UserError, click.ClickException) as exc:
         if debug:
             traceback.print_exc()
-        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+        message = _usage(exc) if isinstance(exc, click.ClickException) else str(exc)
         click.echo(f"dualrag: error: {neutralise(message)}", err=True)  # messages quote paths from diffs
         sys.exit(exc.exit_code if isinstance(exc, click.ClickException) else UserError.exit_code)
     except (KeyboardInterrupt, click.Abort):
@@ -56,3 +59,14 @@ def main(argv: list[str] | None = None) -> None:
                    err=True)
         sys.exit(1)
     sys.exit(code or 0)
+
+
+def _usage(exc: click.ClickException) -> str:
+    """Click's own errors ("Missing argument 'NAME'.") in dualrag's style: one line, lower case, no
+    full stop, and where to read more (`see 'dualrag kb drop --help'`)."""
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    message = message[:1].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None and "--help" not in message:
+        message += f" (see '{ctx.command_path} --help')"
+    return message

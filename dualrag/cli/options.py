@@ -70,7 +70,7 @@ model_options = options_group(
 
 def fail_on_option(default: str | None = None):
     return click.option("--fail-on", "fail_on", type=FAIL_ON_CHOICES, envvar="DUALRAG_FAIL_ON", default=default,
-                        show_default=default is not None,
+                        show_default=default is not None, show_envvar=True,
                         help="Exit 3 when the decision is this or more blocking "
                              "(approved_with_comments < no_verdict < minor_issues < significant_concerns).")
 
@@ -193,3 +193,25 @@ def emit(report: str, output: str | None) -> None:
         Path(output).write_text(report, encoding="utf-8")
     except OSError as exc:
         raise UserError(f"cannot write report to {output}: {exc.strerror}") from None
+
+
+def renamed_option(name: str, old: str, dest: str, **kw):
+    """`click.option(name, dest, **kw)` that still takes its old name `old`, hidden from --help: one
+    name per concept, and scripts written against the old one keep working (with a line on stderr)."""
+    import functools
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            given = kwargs.pop(f"{dest}_old", None)
+            if given is not None:
+                if kwargs.get(dest) not in (None, given):
+                    raise click.UsageError(f"{old} is the old name of {name}: give one of them")
+                kwargs[dest] = given
+                click.echo(f"dualrag: {old} is deprecated here: use {name}", err=True)
+            return fn(*args, **kwargs)
+
+        wrapper = click.option(old, f"{dest}_old", hidden=True, metavar=kw.get("metavar"))(wrapper)
+        return click.option(name, dest, **kw)(wrapper)
+
+    return decorate

@@ -47,7 +47,7 @@ from dualrag.source.review_source import ReviewSource
 @click.option("--explain", "explain_dir", metavar="DIR", help="Write every prompt sent (and each chunk's context) to DIR.")
 @click.option("--telemetry", metavar="FILE", envvar="DUALRAG_TELEMETRY",
               help="Append JSONL events (stages, LLM requests, findings, decision) to FILE.")
-@fail_on_option()
+@fail_on_option(default="never")
 @click.option("--title", metavar="TEXT", help="Merge-request title (sanitised into the prompts).")
 @click.option("--description-file", metavar="FILE", help="Merge-request description, from a file ('-' = stdin).")
 @debug_option

@@ -8,6 +8,7 @@ only from the environment and never appear in output. `--fail-on` exits 3 on a b
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import click
@@ -89,6 +90,9 @@ def _checkout(repo: str | None, api_diff: bool, env: str) -> GitRepo | None:
     path = repo or os.environ.get(env)
     if not path:
         return None
+    if repo and not os.path.isdir(repo) and re.fullmatch(r"[\w.-]+(/[\w.-]+)+", repo):  # `--repo acme/shop`
+        where = "--repository OWNER/NAME" if env == "GITHUB_WORKSPACE" else "--project-id"
+        raise UserError(f"--repo is the checkout folder and '{repo}' is none; the platform's repository is {where}")
     try:
         return GitRepo(path)
     except SourceError:
@@ -272,7 +276,8 @@ def github() -> None:
 @github.command("review")
 @click.option("--api-url", envvar="GITHUB_API_URL", default="https://api.github.com", show_default=True,
               metavar="URL", help="API URL [$GITHUB_API_URL].")
-@click.option("--repository", envvar="GITHUB_REPOSITORY", metavar="OWNER/NAME", help="[$GITHUB_REPOSITORY]")
+@click.option("--repository", envvar="GITHUB_REPOSITORY", metavar="OWNER/NAME",
+              help="The GitHub repository (the checkout folder is --repo) [$GITHUB_REPOSITORY].")
 @click.option("--pr", "pr_number", type=int, metavar="N", help="Pull request number (default: from $GITHUB_EVENT_PATH).")
 @click.option("--bot", default="github-actions[bot]", envvar="DUALRAG_GITHUB_BOT", show_default=True,
               help="Login the token posts as (its comments are dualrag's).")

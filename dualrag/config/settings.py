@@ -29,6 +29,7 @@ from dualrag.config.llm import LLMConfig
 from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
 from dualrag.config.review import ReviewConfig
+from dualrag.config.rules import RulesConfig
 from dualrag.config.store import StoreConfig
 from dualrag.config.trust import MAX_CONFIG_BYTES, RepositoryConfig, parse_config_text
 from dualrag.config.vcs import VcsConfig
@@ -55,6 +56,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalConfig = RetrievalConfig()
     vcs: VcsConfig = VcsConfig()
     review: ReviewConfig = ReviewConfig()
+    rules: RulesConfig = RulesConfig()
     feedback: FeedbackConfig = FeedbackConfig()
     # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
     llm: Annotated[LLMConfig, NoDecode] = LLMConfig()

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dualrag import languages as language_packs
 from dualrag.config import TierConfig
 from dualrag.diff.model import FileDiff, ProjectType, RiskTier
 from dualrag.source.patterns import PathPatterns
 
-EDI_LANGUAGES = frozenset({"edi-flow", "edi-dt"})
-
 
 def project_type(files: Sequence[FileDiff]) -> ProjectType:
-    """Any .flow/.dt file makes an EDI change (EDI wins over Java), else .java makes Java."""
-    languages = {f.language for f in files if f.reviewable}
-    if languages & EDI_LANGUAGES:
-        return ProjectType.EDI
-    if "java" in languages:
-        return ProjectType.JAVA
-    return ProjectType.GENERIC
+    """The project type the reviewed files' language packs give, the highest priority winning:
+    any EDI file makes an EDI change (EDI wins over Java), else a .java file makes Java."""
+    found = language_packs.project_type(f.language for f in files if f.reviewable)
+    try:
+        return ProjectType(found)
+    except ValueError:  # a third-party pack's type the reviewers do not know: generic review
+        return ProjectType.GENERIC
 
 
 class TierRules:

@@ -91,7 +91,7 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: Limits
         old = new  # plain `diff -u a.orig a` names two versions of one file, not a rename
     status = _status(pf, old, new, info)
     path = new or old or ""
-    language = language_of(path)
+    language = language_of(path, section if not pf.is_binary_file else None)
     unsafe = next(filter(None, (paths.unsafe_reason(p) for p in (new, old) if p is not None)), None)
     noise_skip = None
     doubt: str | None = None  # why a skip is not certain (source/skips.py)

@@ -467,7 +467,7 @@ class ResilientClient:
                 return resp
             record["outcome"] = "length"
             room = self._more_room(client, max_tokens, resp)
-            if not grown and room > max_tokens:
+            if not grown and request.grow and room > max_tokens:
                 grown = True
                 max_tokens = room
                 continue

@@ -37,6 +37,7 @@ class LLMRequest:
     timeout: float | None = None  # silence before the first token (one attempt), seconds; None = config default
     time_left: float | None = None  # seconds this attempt may take in all (set by the resilient client)
     tag: str = ""  # free text carried into telemetry (e.g. reviewer/chunk id)
+    grow: bool = True  # finish "length": retried once with more room; False: Truncated at once (the caller salvages)
 
     @classmethod
     def simple(cls, system: str | list[str], user: str, **kw: Any) -> "LLMRequest":

@@ -1,24 +1,18 @@
-"""Grammar loading and bounded parsing. Parsers are built once per language."""
+"""Bounded parsing helpers. Grammars and parsers come from the language packs' one loader
+(`dualrag.languages`): `parser("java")`, `parser("xml")`, `parser("edi-flow")` (a pack's language or
+a grammar's name), built once per grammar."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node, Parser
+
+from dualrag import languages
 
 
-@lru_cache(maxsize=None)
 def parser(language: str) -> Parser:
-    if language == "java":
-        import tree_sitter_java
-
-        return Parser(Language(tree_sitter_java.language()))
-    if language == "xml":
-        import tree_sitter_xml
-
-        return Parser(Language(tree_sitter_xml.language_xml()))
-    raise ValueError(f"no grammar for {language!r}")
+    return languages.parser(language)
 
 
 def parse(language: str, text: str) -> Node:

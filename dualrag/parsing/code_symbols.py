@@ -1,14 +1,18 @@
-"""Source files -> CodeSymbols (Java via tree-sitter, EDI `.flow`/`.dt` via dualrag.edi), with the
+"""Source files -> CodeSymbols, through the language packs' symbol readers
+(`LanguagePack.symbols`: Java, Kotlin and Python declarations with their references; EDI documents,
+MyBatis mapper statements and Spring configuration keys with the links written in them), with the
 references inside each member resolved to repository types where that is cheap.
 
 Shared by the offline indexer (indexers/code) and the index-less retriever (dualrag/retrieval/code):
 
-    parsed = parse_source(path, data)                  # ParsedFile: JavaFile or EDI units, note on failure
+    parsed = parse_source(path, data)                  # ParsedFile: a SourceFile or symbols, note on failure
     symbols = code_symbols(parsed, exists, repository="lang", blob="…")
-    refs = resolve_refs(parsed.java, decl, exists)     # ResolvedRef(kind, owner, name, argc, line)
+    refs = resolve_refs(parsed.source, decl, exists)   # ResolvedRef(kind, owner, name, argc, line)
 
 `exists(qualified) -> bool` says whether the repository declares a type; it turns guesses from
 imports, the package and wildcard imports into one qualified name, or into `~Name` (outside).
+Resolution is the same for Java, Kotlin and Python (`dualrag.parsing.symbol_model`), so a Kotlin
+call to a Java method, or Java's `new` of a Kotlin class, resolves like a Java one.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dualrag.parsing.symbols import Decl, JavaFile, java_file, type_name
+from dualrag.languages import SymbolReader, pack_for, packs
+from dualrag.parsing.symbol_model import CALLABLE_KINDS, Decl, SourceFile, type_name
 from dualrag.source.encoding import decode
 from dualrag.source.language import language_of
 from dualrag.units import MAX_SYMBOL_BODY, CodeSymbol
@@ -26,29 +31,67 @@ Exists = Callable[[str], bool]
 MAX_SOURCE_BYTES = 4_000_000  # above this a file is reported and skipped (a generated monster)
 MAX_SOURCE_LINES = 60_000
 MAX_MEMBERS_PER_FILE = 2_000  # a class with more members is generated; its types and the first members are kept
-_JAVA_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
+JavaFile = SourceFile  # the name earlier callers import
+# Bumped when a reader gives other symbols for the same file: an index written before reads every file again.
+READERS_VERSION = "2"
 
 
-def symbol_language(path: str) -> str | None:
-    """The code index's language of a file: "java", "edi" (flows, data transforms and the partner
-    registry), or None for a file it does not index."""
-    language = language_of(path)
-    if language == "java":
-        return "java"
-    if language.startswith("edi") or path.lower().rsplit("/", 1)[-1] == "partners.xml":
-        return "edi"
+def symbol_reader(path: str, text: str | None = None) -> SymbolReader | None:
+    """The code index's reader of a file (from its pack), or None for a file it does not index.
+    `text` lets content-sniffing packs claim a file (a MyBatis mapper among `.xml` files)."""
+    pack = pack_for(language_of(path, text))
+    if pack is not None and pack.symbols is not None:
+        return pack.symbols
+    if path.lower().rsplit("/", 1)[-1] == "partners.xml":  # the EDI partner registry
+        edi = pack_for("edi-flow")
+        return edi.symbols if edi is not None else None
     return None
+
+
+def symbol_language(path: str, text: str | None = None) -> str | None:
+    """The code index's language of a file ("java", "kotlin", "python", "edi", "mybatis", "spring"),
+    or None for a file it does not index (by its name alone unless `text` is given)."""
+    reader = symbol_reader(path, text)
+    return reader.language if reader is not None else None
+
+
+def symbol_candidate(path: str) -> bool:
+    """Whether the index should read a file: a reader claims it by its name, or a pack that
+    recognises its files by content and has a reader may (every `.xml` may be a MyBatis mapper)."""
+    if symbol_language(path) is not None:
+        return True
+    name = path.lower().rsplit("/", 1)[-1]
+    suffix = name[name.rfind("."):] if "." in name else ""
+    return bool(suffix) and suffix in _sniffed_suffixes()
+
+
+def _sniffed_suffixes() -> frozenset[str]:
+    return frozenset(e for p in packs() if p.symbols is not None and p.sniff is not None for e in p.sniff_extensions)
+
+
+def source_globs() -> tuple[str, ...]:
+    """git pathspecs of every file some reader may read (the checkout graph lists these)."""
+    return tuple(dict.fromkeys(g for p in packs() if p.symbols is not None for g in p.symbols.globs))
 
 
 @dataclass
 class ParsedFile:
     path: str
     language: str | None
-    java: JavaFile | None = None
-    edi: list[CodeSymbol] = field(default_factory=list)  # EDI units are complete once read
+    source: SourceFile | None = None  # declarations and references (Java, Kotlin, Python)
+    symbols: list[CodeSymbol] = field(default_factory=list)  # documents complete once read (EDI, mappers, keys)
     text: str = ""
     encoding: str = "utf-8"
     note: str | None = None  # why the file gave no or partial symbols
+
+    @property
+    def java(self) -> SourceFile | None:
+        """The declarations of a Java, Kotlin or Python file (the name earlier callers use)."""
+        return self.source
+
+    @property
+    def edi(self) -> list[CodeSymbol]:
+        return self.symbols if self.language == "edi" else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +109,11 @@ class ResolvedRef:
 
 def parse_source(path: str, data: bytes, *, max_bytes: int = MAX_SOURCE_BYTES,
                  max_lines: int = MAX_SOURCE_LINES) -> ParsedFile:
-    """Parse one file's bytes. Never raises: problems become `note`."""
-    lang = symbol_language(path)
-    out = ParsedFile(path=path, language=lang)
-    if lang is None:
-        out.note = "not Java or EDI"
+    """Parse one file's bytes with its pack's reader. Never raises: problems become `note`."""
+    reader = symbol_reader(path)
+    out = ParsedFile(path=path, language=reader.language if reader is not None else None)
+    if reader is None and not symbol_candidate(path):
+        out.note = "no symbol reader for this file"
         return out
     if len(data) > max_bytes:
         out.note = f"skipped: {len(data) / 1e6:.1f} MB is above {max_bytes / 1e6:.0f} MB"
@@ -79,34 +122,42 @@ def parse_source(path: str, data: bytes, *, max_bytes: int = MAX_SOURCE_BYTES,
         out.note = "skipped: binary content"
         return out
     text, out.encoding = decode(data)
-    out.text = text
-    if lang == "java":
-        lines = text.count("\n") + 1
-        if lines > max_lines:
-            out.note = f"skipped: {lines:,} lines is above {max_lines:,} (generated?)"
-            out.text = ""
+    if reader is None:
+        reader = symbol_reader(path, text)
+        if reader is None:
+            out.note = "no symbol reader for this file"
             return out
-        out.java = java_file(text)
-        if out.java.error:
-            out.note = out.java.error
-        members = [d for d in out.java.decls if not d.is_type]
-        if len(members) > MAX_MEMBERS_PER_FILE:
-            keep = {id(d) for d in members[:MAX_MEMBERS_PER_FILE]}
-            out.java.decls = [d for d in out.java.decls if d.is_type or id(d) in keep]
-            out.note = (f"{len(members):,} members (generated?): only the first {MAX_MEMBERS_PER_FILE:,} indexed"
-                        + (f"; {out.note}" if out.note else ""))
+        out.language = reader.language
+    out.text = text
+    lines = text.count("\n") + 1
+    if lines > max_lines:
+        out.note = f"skipped: {lines:,} lines is above {max_lines:,} (generated?)"
+        out.text = ""
         return out
     try:
-        out.edi = _edi_units(path, data)
+        read = reader.read(path, text, data)
     except Exception as exc:  # noqa: BLE001 - one broken document never stops an index
-        out.note = f"EDI document not read: {type(exc).__name__}: {exc}"
+        out.note = f"{reader.language} file not read: {type(exc).__name__}: {exc}"
+        return out
+    if isinstance(read, SourceFile):
+        out.source = read
+        if read.error:
+            out.note = read.error
+        members = [d for d in read.decls if not d.is_type]
+        if len(members) > MAX_MEMBERS_PER_FILE:
+            keep = {id(d) for d in members[:MAX_MEMBERS_PER_FILE]}
+            read.decls = [d for d in read.decls if d.is_type or id(d) in keep]
+            out.note = (f"{len(members):,} members (generated?): only the first {MAX_MEMBERS_PER_FILE:,} indexed"
+                        + (f"; {out.note}" if out.note else ""))
+    else:
+        out.symbols = list(read or ())
     return out
 
 
 # ----------------------------------------------------------------------------------- resolution
 
 
-def qualify(jf: JavaFile, written: str | None, exists: Exists, context: str = "") -> str:
+def qualify(jf: SourceFile, written: str | None, exists: Exists, context: str = "") -> str:
     """Qualified repository type for a written type name, `~Name` when it is not in the repository,
     "" when nothing is written."""
     if not written:
@@ -118,11 +169,11 @@ def qualify(jf: JavaFile, written: str | None, exists: Exists, context: str = ""
     return f"~{name}" if name else ""
 
 
-def _declares(jf: JavaFile, owner: str, name: str) -> bool:
-    return any(d.owner == owner and d.name == name and d.kind == "method" for d in jf.decls)
+def _declares(jf: SourceFile, owner: str, name: str) -> bool:
+    return any(d.owner == owner and d.name == name and d.kind in CALLABLE_KINDS for d in jf.decls)
 
 
-def resolve_refs(jf: JavaFile, decl: Decl, exists: Exists) -> list[ResolvedRef]:
+def resolve_refs(jf: SourceFile, decl: Decl, exists: Exists) -> list[ResolvedRef]:
     """The references of a member with owners qualified (see module doc)."""
     out: list[ResolvedRef] = []
     own_type = next((d for d in jf.decls if d.is_type and _q(d) == decl.owner), None)
@@ -151,10 +202,15 @@ def resolve_refs(jf: JavaFile, decl: Decl, exists: Exists) -> list[ResolvedRef]:
                 scope = scope.rpartition(".")[0] if "." in scope else ""
                 if jf.package and scope == jf.package:
                     scope = ""
+            if not scope and jf.module_scope and _declares(jf, jf.package, r.name):
+                scope = jf.package  # a Kotlin top-level or Python module-level function of this file
             if scope:
                 owner = scope
             elif r.name in jf.static_imports:
-                owner = qualify(jf, jf.static_imports[r.name], exists) or jf.static_imports[r.name]
+                target = jf.static_imports[r.name]
+                owner = qualify(jf, target, exists) or target
+                if owner.startswith("~") and jf.module_scope and target[:1].islower():
+                    owner = target  # a Kotlin top-level function imported from its package
             elif r.kind == "call":
                 owner = decl.owner
         elif r.receiver_type == "super":
@@ -183,7 +239,7 @@ def code_symbols(parsed: ParsedFile, exists: Exists, *, repository: str, commit:
     without declarations is not parsed again by an incremental index)."""
     path = parsed.path
     out: list[CodeSymbol] = []
-    jf = parsed.java
+    jf = parsed.source
     if jf is not None:
         seen: set[str] = set()
         lines = parsed.text.split("\n")
@@ -194,7 +250,8 @@ def code_symbols(parsed: ParsedFile, exists: Exists, *, repository: str, commit:
                 sid = f"{sid}@{d.start}"
             seen.add(sid)
             calls, names, fields, types = [], [], [], []
-            for r in resolve_refs(jf, d, exists):
+            # in a stable order: the same file gives the same symbol (an unchanged content hash)
+            for r in sorted(resolve_refs(jf, d, exists), key=lambda r: (r.line, r.kind, r.name, r.owner, r.argc)):
                 if r.kind in ("call", "new", "mref", "super-call"):
                     calls.append(r.key)
                     names.append(r.name)
@@ -203,24 +260,26 @@ def code_symbols(parsed: ParsedFile, exists: Exists, *, repository: str, commit:
                 elif r.kind == "type":
                     types.append(r.owner)
             body = d.body
-            if d.is_type:
+            if d.is_type and not body:
                 body = d.signature + " { … }"
             elif not body:
                 body = "\n".join(lines[d.start - 1 : d.end])
             out.append(CodeSymbol(
-                symbol_id=sid, kind=d.kind, language="java", name=d.name if d.kind != "constructor" else d.name,
+                symbol_id=sid, kind=d.kind, language=jf.language, name=d.name,
                 qualified_name=qualified, owner=d.owner, path=path, start_line=d.start, end_line=d.end,
                 signature=d.signature, doc=d.doc, body=body[: MAX_SYMBOL_BODY + 40], params=list(d.params),
                 type=d.type, static=d.static,
                 supertypes=[qualify(jf, s, exists, _outer(_q(d))) for s in d.supertypes] if d.is_type else [],
                 calls=_uniq(calls), call_names=_uniq(names), field_refs=_uniq(fields), type_refs=_uniq(types),
-                imports=_imports(jf) if d.is_type and d.owner == jf.package else [],
+                refs=_uniq(d.links),
+                # a Python module's imports are what it re-exports (`from .sessions import Session`)
+                imports=_imports(jf) if d.is_type and (d.owner == jf.package or d.kind == "module") else [],
                 repository=repository, commit=commit, blob=blob,
             ))
-    out.extend(s.model_copy(update={"repository": repository, "commit": commit, "blob": blob}) for s in parsed.edi)
+    out.extend(s.model_copy(update={"repository": repository, "commit": commit, "blob": blob}) for s in parsed.symbols)
     package = jf.package if jf is not None else ""
     out.append(CodeSymbol(
-        symbol_id=f"{path}#<file>", kind="file", language="edi" if parsed.language == "edi" else "java",
+        symbol_id=f"{path}#<file>", kind="file", language=parsed.language or "other",
         name=posixpath.basename(path), qualified_name=path, owner=package, path=path, start_line=1,
         end_line=max(1, parsed.text.count("\n") + 1), signature=parsed.note or "",
         imports=_imports(jf) if jf is not None else [],
@@ -229,7 +288,7 @@ def code_symbols(parsed: ParsedFile, exists: Exists, *, repository: str, commit:
     return out
 
 
-def _imports(jf: JavaFile) -> list[str]:
+def _imports(jf: SourceFile) -> list[str]:
     return (list(jf.imports) + [f"{w}.*" for w in jf.wildcards]
             + [f"static {t}.{m}" for m, t in jf.static_imports.items()] + [f"static {t}.*" for t in jf.static_wildcards])
 

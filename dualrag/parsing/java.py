@@ -162,3 +162,37 @@ def _head(node: Node, source: bytes | None = None) -> str:
 
 def _join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix and name else prefix or name
+
+
+# ------------------------------------------------------------------------------- hunk headers
+
+_HINT_METHOD = re.compile(
+    r"(?:^|\s)(?P<name>[A-Za-z_$][\w$]*)\s*\((?P<params>[^()]*)\)\s*(?:throws\s+[\w.,\s]+)?\{?\s*$"
+)
+_HINT_TYPE = re.compile(r"\b(class|interface|enum|record)\s+(?P<name>[A-Za-z_$][\w$]*)")
+_NOT_METHODS = {"if", "for", "while", "switch", "catch", "synchronized", "return", "new", "try"}
+
+
+def fragment_owner(hint: str, fallback_type: str) -> str:
+    """The type a diff fragment sits in, as its hunk header names it (else the file's stem)."""
+    hint_type = _HINT_TYPE.search(hint or "")
+    return hint_type.group("name") if hint_type else fallback_type
+
+
+def hinted_member(hint: str, owner: str, offset: int, members: list[Member], last_line: int) -> Member | None:
+    """The method a fragment starts inside, named by the hunk header, up to the first member
+    the fragment declares itself."""
+    if not hint:
+        return None
+    match = _HINT_METHOD.search(hint)
+    if not match or match.group("name") in _NOT_METHODS:
+        return None
+    first = offset + 1
+    declared = [m for m in members if m.groups and m.start >= first]
+    end = (declared[0].start - 1) if declared else last_line
+    if end < first:
+        return None
+    params = [p.strip().rsplit(" ", 1)[0].replace(" ", "") for p in match.group("params").split(",") if p.strip()]
+    name = f"{owner}.{match.group('name')}({','.join(params)})" if owner else f"{match.group('name')}({','.join(params)})"
+    return Member(kind="method", name=name, signature=" ".join(hint.split()).rstrip("{ ").strip(),
+                  start=first, end=end, cuts=())

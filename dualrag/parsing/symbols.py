@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tree_sitter import Node, Query, QueryCursor
@@ -25,6 +23,9 @@ from tree_sitter import Node, Query, QueryCursor
 from dualrag.parsing._ts import end_line_of, first_error_line, line_of, parse, parser, text_of
 from dualrag.parsing.java import _CALLABLES, _TYPES, _head, _param_types
 from dualrag.parsing.nesting import containers, in_source_order
+from dualrag.parsing.symbol_model import Decl, Ref, SourceFile, _join, _type_name, config_links, type_name
+
+__all__ = ["Decl", "JavaFile", "Ref", "SourceFile", "java_file", "type_name"]
 
 MAX_BODY_CHARS = 4000
 _QUERY = """
@@ -48,9 +49,10 @@ _QUERY = """
 (scoped_type_identifier) @scoped
 (block_comment) @comment
 (line_comment) @comment
+(annotation) @annotation
 """
 _SPACE = re.compile(r"\s+")
-_GENERIC = re.compile(r"<.*>", re.S)
+_CONFIG_ANNOTATIONS = frozenset({"Value", "ConfigurationProperties"})
 _JAVA_LANG = frozenset(
     "Object String StringBuilder StringBuffer Integer Long Short Byte Character Boolean Double Float Number "
     "Math System Class Enum Iterable Comparable CharSequence Runnable Thread Exception RuntimeException Error "
@@ -59,113 +61,8 @@ _JAVA_LANG = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """A use inside a declaration. kind: call | new | type | mref | field | super-call."""
-
-    kind: str
-    name: str  # method, field or type name (simple)
-    line: int
-    receiver: str | None = None  # receiver text when it has one (`this`, `list`, `Util`, `a.b()`)
-    receiver_type: str | None = None  # the receiver's type as written (simple or dotted), when known
-    argc: int = -1  # arguments of a call, -1 = unknown
-
-
-@dataclass(slots=True)
-class Decl:
-    kind: str  # class interface enum record annotation | field | method constructor
-    name: str  # simple name
-    owner: str  # qualified name of the enclosing type ("" for a top-level type in the default package)
-    signature: str  # declaration head, one line
-    start: int
-    end: int
-    params: tuple[str, ...] = ()  # parameter types as written (methods, constructors)
-    type: str = ""  # return type (methods) or field type
-    doc: str = ""
-    supertypes: tuple[str, ...] = ()  # as written (types)
-    static: bool = False
-    body: str = ""
-    refs: list[Ref] = field(default_factory=list)
-    locals: dict[str, str] = field(default_factory=dict)  # name -> type as written
-
-    @property
-    def qualified(self) -> str:
-        """com.acme.Foo.bar(int,String) for callables, com.acme.Foo.Inner for types, com.acme.Foo.x for fields."""
-        base = f"{self.owner}.{self.name}" if self.owner else self.name
-        return f"{base}({','.join(self.params)})" if self.kind in ("method", "constructor") else base
-
-    @property
-    def is_type(self) -> bool:
-        return self.kind in _TYPE_KINDS
-
-
-_TYPE_KINDS = frozenset(_TYPES.values())
-
-
-@dataclass(slots=True)
-class JavaFile:
-    package: str = ""
-    imports: tuple[str, ...] = ()  # single-type imports, qualified
-    wildcards: tuple[str, ...] = ()  # packages (or types) imported with .*
-    static_imports: dict[str, str] = field(default_factory=dict)  # member name -> qualified type
-    static_wildcards: tuple[str, ...] = ()  # types whose static members are imported with .*
-    decls: list[Decl] = field(default_factory=list)
-    error: str | None = None  # syntax errors: symbols may be incomplete
-
-    def types(self) -> list[Decl]:
-        return [d for d in self.decls if d.is_type]
-
-    def qualify(self, written: str, exists: Callable[[str], bool] | None = None, *,
-                context: str = "") -> list[str]:
-        """Qualified candidates for a type name as written in this file, best first.
-
-        Order: a nested type of `context` (or of its outer types), a type declared in this file,
-        an explicit import, the same package, wildcard imports. `exists(q)` (does the repository
-        declare q?) removes guesses; without it every guess is returned.
-        """
-        name = _type_name(written)
-        if not name or name[0].islower() and "." not in name:
-            return []
-        head, _, rest = name.partition(".")
-        out: list[str] = []
-        # nested in the enclosing types, innermost first
-        scope = context
-        while scope:
-            out.append(f"{scope}.{name}")
-            scope = scope.rpartition(".")[0] if "." in scope else ""
-            if self.package and scope == self.package:
-                break
-        declared = {d.name: d for d in self.decls if d.is_type}
-        if head in declared:
-            out.append(_join(declared[head].owner, declared[head].name) + (f".{rest}" if rest else ""))
-        for imp in self.imports:
-            if imp.rsplit(".", 1)[-1] == head:
-                out.append(imp + (f".{rest}" if rest else ""))
-        out.append(_join(self.package, name))
-        out += [f"{w}.{name}" for w in self.wildcards]
-        if "." in name and name[0].islower():
-            out.append(name)  # already qualified (java.util.List)
-        seen = list(dict.fromkeys(out))
-        if exists is None:
-            return seen
-        return [q for q in seen if exists(q)]
-
-
-def _join(prefix: str, name: str) -> str:
-    return f"{prefix}.{name}" if prefix and name else prefix or name
-
-
-def _type_name(written: str) -> str:
-    """`final Map<String, List<X>>[]` -> `Map`; `Map.Entry<K,V>` -> `Map.Entry`; `int` -> ``."""
-    t = _GENERIC.sub("", written or "").replace("...", "").replace("[]", "").strip()
-    t = t.split()[-1] if t else ""
-    if t.startswith("@"):
-        return ""
-    return t if t and (t[0].isupper() or "." in t) else ""
-
-
-def type_name(written: str) -> str:
-    return _type_name(written)
+# The model is shared with the other packs' readers (Kotlin, Python): see symbol_model.py.
+JavaFile = SourceFile
 
 
 @lru_cache(maxsize=1)
@@ -296,7 +193,8 @@ def java_file(text: str) -> JavaFile:
             recv, rtype = None, None
         else:
             recv, rtype = receiver_type(obj, decl)
-        decl.refs.append(Ref("call", name, line_of(node), recv, rtype, argc))
+        name_node = node.child_by_field_name("name")  # a chained call's line is its name's, not the chain's start
+        decl.refs.append(Ref("call", name, line_of(name_node if name_node is not None else node), recv, rtype, argc))
     for node in captures.get("new", ()):
         decl = owner_of(node)
         if decl is None:
@@ -351,6 +249,13 @@ def java_file(text: str) -> JavaFile:
         decl = owner_of(node) or type_owner(node)
         if decl is not None and written != decl.name:
             decl.refs.append(Ref("type", written.rsplit(".", 1)[-1], line_of(node), None, written, -1))
+    for node in captures.get("annotation", ()):  # Spring configuration keys a member reads
+        name = text_of(node.child_by_field_name("name")).rsplit(".", 1)[-1]
+        if name not in _CONFIG_ANNOTATIONS:
+            continue
+        decl = owner_of(node) or type_owner(node)
+        if decl is not None:
+            decl.links.extend(config_links(name, text_of(node.child_by_field_name("arguments"))))
     for d in decls:
         d.refs.sort(key=lambda r: r.line)
     if root.has_error:

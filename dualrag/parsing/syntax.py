@@ -1,18 +1,17 @@
-"""How broken a piece of Java or XML is: the number of ERROR and missing nodes tree-sitter
+"""How broken a piece of code is: the number of ERROR and missing nodes tree-sitter
 recovers with. Comparing the count before and after an edit tells whether the edit broke the
 code, also on a diff fragment whose cut edges already hold errors."""
 
 from __future__ import annotations
 
+from dualrag import languages
 from dualrag.parsing._ts import parse
-
-# Languages whose text is Java or XML (EDI .flow/.dt and Maven POMs are XML).
-SYNTAX_LANGUAGES = {"java": "java", "xml": "xml", "maven-pom": "xml", "edi-flow": "xml", "edi-dt": "xml"}
 
 
 def syntax_errors(language: str, text: str) -> int | None:
-    """ERROR + missing nodes of `text`, or None when there is no grammar for `language`."""
-    grammar = SYNTAX_LANGUAGES.get(language)
+    """ERROR + missing nodes of `text`, or None when the language's pack has no grammar."""
+    pack = languages.pack_for(language)
+    grammar = pack.grammar.name if pack is not None and pack.grammar is not None and pack.strict else None
     if grammar is None:
         return None
     try:

@@ -1,5 +1,6 @@
 """`--format html`: one self-contained page (CSS and JS inline, no request of any kind) to look at
-a review: the decision, the walkthrough, each file's diff with its findings under their lines,
+a review: the decision, the findings (by severity, then file), the walkthrough (collapsed on a large
+change), each file's diff with its findings under their lines,
 per chunk the rules and code retrieved with their scores and what was pruned, the reviewers and
 how they ended, tokens, cost and timings.
 
@@ -21,6 +22,8 @@ from dualrag.review.model import FileReport, Review
 
 MAX_FILE_ROWS = 20_000  # a generated file this long is shown cut (its findings still listed)
 _SEVERITY_ORDER = ("critical", "major", "minor", "info")
+PATH_CHARS = 72  # a path longer than this is shown cut in the middle (its whole text in the title)
+OPEN_WALKTHROUGH_FILES = 20  # a walkthrough of more files starts collapsed, under the findings
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,27 @@ def _file_views(review: Review, changes: ChangeSet | None) -> list[FileView]:
     return views
 
 
+def _by_importance(findings: list[Finding]) -> list[int]:
+    """Indexes of `findings` by severity (critical first), then file and line: what matters on top."""
+    rank = {s: n for n, s in enumerate(_SEVERITY_ORDER)}
+    return sorted(range(len(findings)), key=lambda i: (rank.get(findings[i].severity, len(rank)),
+                                                       findings[i].path, findings[i].line, i))
+
+
+def middle(path: str, width: int = PATH_CHARS) -> str:
+    """`path` on one line of at most `width` characters: the file name whole, the folders cut in
+    the middle with an ellipsis (`src/main/…/service/OrderService.java`). The page shows the whole
+    path as the element's title."""
+    if len(path) <= width:
+        return path
+    head, _, name = path.rpartition("/")
+    if len(name) + 2 >= width:
+        return "…" + path[-(width - 1):]
+    keep = width - len(name) - 2  # "…/" before the name
+    front = (keep + 1) // 2
+    return f"{head[:front]}…{head[len(head) - (keep - front):] if keep - front else ''}/{name}"
+
+
 def _counts(findings: list[Finding]) -> list[tuple[str, int]]:
     counts = {s: 0 for s in _SEVERITY_ORDER}
     for f in findings:
@@ -84,14 +108,17 @@ def _template():
 
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True)
+    env.filters["middle"] = middle
     source = resources.files("dualrag.publish").joinpath("templates", "report.html.j2").read_text(encoding="utf-8")
     return env.from_string(source)
 
 
 def render_html(review: Review, changes: ChangeSet | None = None) -> str:
     files = _file_views(review, changes)
+    walkthrough_files = sum(1 for f in review.walkthrough.files if not f.skipped) if review.walkthrough else 0
     return _template().render(
         review=review, files=files, findings=review.findings, counts=_counts(review.findings),
         reviewed=sum(1 for f in review.files if f.skipped_reason is None), with_diff=changes is not None,
-        usage=review.usage, walkthrough=review.walkthrough,
+        usage=review.usage, walkthrough=review.walkthrough, order=_by_importance(review.findings),
+        walkthrough_open=walkthrough_files <= OPEN_WALKTHROUGH_FILES, walkthrough_files=walkthrough_files,
     )

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from dualrag.chunking.model import ChunkPlan
 from dualrag.diff.model import ChangeSet
-from dualrag.publish.blocks import code_language, fenced, plain, suggestion_prose
+from dualrag.publish.blocks import code_language, code_span, fenced, inline, plain, prose, suggestion_prose
 from dualrag.review.model import ChunkReport, FileReport, Review
 from dualrag.review.walkthrough import Walkthrough
 from dualrag.source.text import neutralise, neutralise_all, one_line
@@ -113,8 +113,10 @@ def _usage_line(review: Review) -> str:
     failed = f", {u.failed_calls} failed" if u.failed_calls else ""
     retries = f", {u.retries} retries" if u.retries else ""
     failbacks = f", {u.failbacks} failbacks" if u.failbacks else ""
-    return (f"{u.calls} LLM calls{failed}{retries}{failbacks}; tokens in {u.input_tokens} "
-            f"(cache read {u.cache_read_tokens}, write {u.cache_write_tokens}), out {u.output_tokens}{cost}")
+    kinds = ", ".join(f"{k} {v.calls}" for k, v in sorted(u.by_kind.items())) if len(u.by_kind) > 1 else ""
+    return (f"{u.calls} LLM calls{f' ({kinds})' if kinds else ''}{failed}{retries}{failbacks}; tokens in "
+            f"{u.input_tokens} (cache read {u.cache_read_tokens}, write {u.cache_write_tokens}), out "
+            f"{u.output_tokens}{cost}")
 
 
 def _cell(value: str) -> str:
@@ -157,13 +159,19 @@ def markdown(review: Review) -> str:
         out += ["", "### Chunks", ""] + [f"  - {line.strip()}" if line.startswith(" ") else f"- {line}"
                                          for line in _chunk_lines(review.chunks)[1:]]
     if review.decision_reasons:
-        out += ["", "**Decision:** " + str(review.decision) + " — " + "; ".join(review.decision_reasons)]
+        out += ["", "**Decision:** " + str(review.decision) + " — " + inline("; ".join(review.decision_reasons))]
     if review.findings:
         out += ["", "### Findings", ""]
         for x in review.findings:
-            rule = f" (`{x.rule_id}`)" if x.rule_id else ""
+            rule = f" ({code_span(x.rule_id)})" if x.rule_id else ""
             muted = " _(settled earlier, not counted)_" if not x.counted else ""
-            out.append(f"- `{_cell(x.path)}:{x.line}` **{x.severity}** {_line(x.title)}{rule}: {_line(x.message)}{muted}")
+            # the model's title and message: escaped, code spans kept, no mention or reference live
+            head = f"- {code_span(one_line(f'{x.path}:{x.line}'))} **{x.severity}** {inline(x.title)}{rule}"
+            message = x.message.strip()
+            if "\n" in message:  # its lines and code blocks inside the item
+                out += [f"{head}{muted}", "", *(f"  {line}" if line else "" for line in prose(message).split("\n"))]
+            else:
+                out.append(f"{head}: {inline(message)}{muted}")
             # blocks inside a list item are indented to its content: the next finding starts a new item
             suggestion = suggestion_prose(x, indent="  ")
             if suggestion:
@@ -175,7 +183,8 @@ def markdown(review: Review) -> str:
             out.append("")
     if review.usage.calls:
         out += ["", f"Usage: {_usage_line(review)}"]
-    out += [""] + [f"> {note}" for note in review.notes]
+    if review.notes:  # one item each: notes never run into one paragraph
+        out += ["", "### Notes", "", *(f"- {inline(note)}" for note in review.notes if note.strip())]
     return "\n".join(out) + "\n"
 
 

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+from dualrag.languages import pack_for
 
 
 @dataclass(frozen=True)
@@ -183,10 +186,22 @@ EDI_CONCEPTS: tuple[Concept, ...] = (
 )
 
 
+_TABLES = {"java": JAVA_CONCEPTS, "edi": EDI_CONCEPTS}
+
+
 def concepts_for(language: str) -> tuple[Concept, ...]:
-    if language.startswith("edi") or language == "xml":
-        return EDI_CONCEPTS
-    return JAVA_CONCEPTS
+    """The construct vocabulary the language's pack names: a built-in table ("java", "edi") or
+    the pack's own (name, regex, terms) triples; Java's for a language without a pack."""
+    pack = pack_for(language)
+    table = pack.concepts if pack is not None else None
+    if table is None or isinstance(table, str):
+        return _TABLES.get(table or "java", JAVA_CONCEPTS)
+    return _pack_concepts(tuple(tuple(t) for t in table))
+
+
+@lru_cache(maxsize=64)
+def _pack_concepts(triples: tuple[tuple[str, str, str], ...]) -> tuple[Concept, ...]:
+    return tuple(_c(name, pattern, terms) for name, pattern, terms in triples)
 
 
 def matching_terms(code: str, language: str) -> list[tuple[str, str]]:

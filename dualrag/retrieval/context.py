@@ -31,11 +31,13 @@ class ContextRule:
     tokens: int
 
     @classmethod
-    def of(cls, unit: RuleUnit, score: float, tokens: int) -> ContextRule:
+    def of(cls, unit: RuleUnit, score: float, tokens: int, severity: str | None = None) -> ContextRule:
+        """`severity`: the team's reading of the rule (`RulesConfig.severity`); default: the rule's own."""
         page = f" p.{unit.source.page}" if unit.source.page else ""
+        page += f" ({unit.source.anchor})" if unit.source.anchor else ""
         return cls(
             rule_id=unit.rule_id, title=unit.title, text=unit.full_text(), level=unit.level,
-            severity=str(unit.severity), kb=unit.source.kb, source=f"{unit.source.file}{page}",
+            severity=severity or str(unit.severity or "major"), kb=unit.source.kb, source=f"{unit.source.file}{page}",
             score=round(float(score), 4), tokens=tokens,
         )
 

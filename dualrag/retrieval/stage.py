@@ -18,8 +18,10 @@ from pathlib import Path
 
 from dualrag.chunking import Chunk, ChunkPlan
 from dualrag.config import RetrievalConfig, Settings
+from dualrag.config.rules import RulesConfig
 from dualrag.diff import ChangeSet
 from dualrag.errors import UserError
+from dualrag.languages import file_project_type
 from dualrag.progress import progress
 from dualrag.rerank import Reranker, load_reranker
 from dualrag.rerank.calibration import pruning_threshold
@@ -180,12 +182,9 @@ def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
 
 
 def _project_type(language: str, change_type: str) -> str:
-    """Java files of an EDI change still get Java rules: the type filter follows the file."""
-    if language == "java":
-        return "java"
-    if language.startswith("edi"):
-        return "edi"
-    return change_type
+    """Java files of an EDI change still get Java rules: the type filter follows the file's
+    language pack; a language without a project type takes the change's."""
+    return file_project_type(language, change_type)
 
 
 def detect_domains(chunk: Chunk, domains: dict[str, list[str]]) -> tuple[str, ...]:
@@ -217,7 +216,7 @@ def build_contexts(
         queries = chunk_queries(chunk, changes, settings, windows, rule_language)
         if retriever is not None:
             for hit in _merge([retriever.retrieve(q, top_k=cfg.candidates) for q in queries]):
-                candidates.append(_rule_candidate(hit, floors))
+                candidates.append(_rule_candidate(hit, floors, settings.rules))
         if code_source is not None:
             candidates.extend(code_source(chunk))
         budget = max(0, min(cfg.context_tokens, plan.budget.usable - chunk.estimated_tokens - cfg.output_tokens))
@@ -254,12 +253,13 @@ def rule_floors(cfg: RetrievalConfig) -> dict[str, float]:
     return {kb: floor for kb, floor in floors.items() if floor > 0}
 
 
-def _rule_candidate(hit: RetrievedRule, floors: dict[str, float]) -> Candidate:
+def _rule_candidate(hit: RetrievedRule, floors: dict[str, float], rules: RulesConfig) -> Candidate:
     unit = hit.unit
+    severity = rules.severity(unit.severity, unit.level)
     floor = floors.get(unit.source.kb)
     # The context step holds relevance against one floor: rescale this base's to it (None = never floored).
     relevance = None if floor is None else hit.relevance * min(floors.values()) / floor
     return Candidate(
         kind="rule", text=unit.full_text(), fused_score=hit.score, relevance=relevance,
-        build=lambda score, tokens: ContextRule.of(unit, score, tokens),
+        build=lambda score, tokens: ContextRule.of(unit, score, tokens, severity),
     )

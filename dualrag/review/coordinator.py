@@ -8,8 +8,11 @@
 3. rule ids: a cited id must exist in the chunk's retrieved context or the known rules, else the
    citation is removed (and the finding dropped when it came from the rule compliance
    reviewer, whose findings exist only to cite rules);
-4. calibrate: documentation/maintainability findings are capped at major;
-5. detector findings are kept as they are; an LLM finding on the same place with the same
+4. calibrate: documentation/maintainability findings are capped at major; a model warning that cites
+   no rule and names neither its line's code nor a concrete failure is a suggestion
+   (`[review] model_warnings`, grounding.py);
+5. detector findings are kept as they are; so are the rule checks' (placed and cited already),
+   which then join the model's findings; an LLM finding on the same place with the same
    problem as a detector finding is dropped;
 6. deduplicate LLM findings (same file, lines within one, same problem = same rule id, or
    same category, or similar titles): keep the best (highest severity, then a rule id, then
@@ -37,6 +40,7 @@ from dualrag.priors import SETTLED, BreakGlass, PriorFinding, ThreadState
 from dualrag.review.decision import Coverage, decide
 from dualrag.review.feedback import FeedbackMemory
 from dualrag.review.fingerprint import fingerprint, loose_key
+from dualrag.review.grounding import Policy, calibrated
 from dualrag.review.model import Decision
 from dualrag.review.prompt import RawFinding
 from dualrag.review.reviewers import REVIEWERS
@@ -204,6 +208,7 @@ def coordinate(
     raw: Iterable[TaggedFinding],
     *,
     detector_findings: Sequence[Finding] = (),
+    checked_findings: Sequence[Finding] = (),
     context_rule_ids: Mapping[str, set[str]] | None = None,
     known_rule_ids: set[str] | None = None,
     coverage: Coverage,
@@ -211,6 +216,7 @@ def coordinate(
     break_glass: BreakGlass | None = None,
     read_file: Reader | None = None,
     feedback: FeedbackMemory | None = None,
+    model_warnings: Policy = "keep",
 ) -> Outcome:
     lines = _Lines(changes)
     dropped: Counter = Counter()
@@ -254,6 +260,11 @@ def coordinate(
             # a replacement rewrites the lines the model named: moved or clamped, it no longer fits them
             replacement=r.replacement if how == "exact" and (end or line) == max(r.end_line or line, line) else None,
         ))
+
+    # a model warning with no rule keeps its severity only when it names its code and a failure (grounding.py)
+    llm = [calibrated(f, lines.code(f.path, f.line, f.end_line), model_warnings) for f in llm]
+    # rule checks' findings are placed and cited already (rule_check.verify): they join the model's here
+    llm.extend(checked_findings)
 
     # drop LLM findings that repeat a detector finding
     kept: list[Finding] = []

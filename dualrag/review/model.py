@@ -159,6 +159,15 @@ class ChunkReport(_Model):
         )
 
 
+class KindUsage(_Model):
+    """The calls of one kind of request (review, rule_check, rule_query, walkthrough)."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+
+
 class Usage(_Model):
     calls: int = 0
     input_tokens: int = 0
@@ -170,6 +179,7 @@ class Usage(_Model):
     retries: int = 0
     failbacks: int = 0
     estimated: bool = False  # some token counts were made locally: the server reported none
+    by_kind: dict[str, KindUsage] = Field(default_factory=dict)  # the same calls by what they were for (`request_kind`)
 
 
 class ReviewerRun(_Model):

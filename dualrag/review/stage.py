@@ -10,7 +10,11 @@ each outcome into a `ReviewerRun`:
 - `invalid_output`, `empty_output`, `unavailable`, `cancelled`, provider errors: `failed` —
   the chunk counts as reviewed only when at least one of its reviewers answered;
 - `skipped`: a reviewer whose findings must cite a retrieved rule, on a chunk with none (the
-  coordinator would drop everything it could say), is not called.
+  coordinator would drop everything it could say), is not called; nor is it on a chunk whose
+  team rules the rule checks (`rule_check.py`) ask about one by one.
+
+Rule checks run in the same pool, on the rules reviewer's client (else the first reviewer's); their
+verified findings come back apart (`StageResult.checked`): they are already placed and cited.
 
 Nothing raises out of here: an unexpected exception becomes a failed run with its message.
 """
@@ -20,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -38,6 +43,17 @@ from dualrag.review.model import ReviewerRun
 from dualrag.review.prompt import ChangeInfo, ReviewAnswer, build_request
 from dualrag.review.reverse import echoed, raised, reversed_chunk
 from dualrag.review.reviewers import Reviewer
+from dualrag.review.rule_check import REVIEWER as RULE_CHECK
+from dualrag.review.rule_check import (
+    RuleCheck,
+    RuleCheckAnswer,
+    plan_checks,
+    recheck,
+    rules_to_check,
+    salvage,
+    verify,
+    with_fixes,
+)
 
 MAX_SPLIT_DEPTH = 2
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -49,6 +65,8 @@ class StageResult:
     runs: list[ReviewerRun] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     chunks_reviewed: set[str] = field(default_factory=set)  # chunks with >= 1 complete answer
+    checked: list[Finding] = field(default_factory=list)  # verified rule-check findings
+    check_drops: Counter = field(default_factory=Counter)  # rule-check answers that did not hold, by reason
 
     def complete(self, chunk_ids: Sequence[str]) -> bool:
         return all(c in self.chunks_reviewed for c in chunk_ids)
@@ -60,6 +78,12 @@ class _Job:
     reviewer: Reviewer
     client: Any
     context: Context | None
+
+
+@dataclass
+class _CheckJob:
+    check: RuleCheck
+    client: Any
 
 
 def explain_folder(path: str | Path) -> Path:
@@ -77,7 +101,9 @@ def explain_folder(path: str | Path) -> Path:
 class ReviewStage:
     def __init__(self, changes: ChangeSet, info: ChangeInfo, *, detector_findings: Sequence[Finding] = (),
                  explain_dir: str | Path | None = None, sink: EventSink | None = None,
-                 max_output_tokens: int | None = None, compact: bool = False, reverse_check: bool = False) -> None:
+                 max_output_tokens: int | None = None, compact: bool = False, reverse_check: bool = False,
+                 rule_checks: int = 0, rule_check_batch: bool = True, rule_check_mode: str = "plain",
+                 bundled_kb: str = "bundled") -> None:
         self.changes = changes
         self.info = info
         self.detector_findings = list(detector_findings)
@@ -87,6 +113,11 @@ class ReviewStage:
         self.compact = compact  # small-model prompts (reader.py)
         self.reverse_check = reverse_check  # reverse.py: drop warnings the change undone draws too
         self.echoes_dropped = 0
+        self.rule_checks = rule_checks  # rules asked about per chunk (0: no rule checks)
+        self.rule_check_batch = rule_check_batch
+        self.rule_check_mode = rule_check_mode  # plain | fix | recheck (config/review.py)
+        self.check_drops: Counter = Counter()
+        self.bundled_kb = bundled_kb
         self.statuses = {f.path: str(f.status) for f in changes.files}
         undone = {"added": "deleted", "deleted": "added"}
         self._reversed_statuses = {path: undone.get(status, status) for path, status in self.statuses.items()}
@@ -99,19 +130,30 @@ class ReviewStage:
             reviewers: Sequence[Reviewer], *, max_workers: int = 4) -> StageResult:
         """`clients[reviewer.name]` is a ResilientClient (reviewers without one are skipped)."""
         result = StageResult()
-        jobs = []
+        jobs: list[_Job | _CheckJob] = []
+        check_client = clients.get("rules") or next((clients[r.name] for r in reviewers if clients.get(r.name)), None)
         for c in chunks:
+            context = contexts.get(c.id)
+            checked = rules_to_check(context.rules if context else (), limit=self.rule_checks,
+                                     bundled_kb=self.bundled_kb) if check_client is not None else ()
+            if checked:
+                jobs += [_CheckJob(check, check_client) for check in plan_checks(
+                    c, checked, batch=self.rule_check_batch, statuses=self.statuses,
+                    max_output_tokens=self.max_output_tokens, fix=self.rule_check_mode != "plain")]
             for r in reviewers:
-                context = contexts.get(c.id)
                 if clients.get(r.name) is None:
                     continue
-                if r.cites_rules and not (context is not None and context.rules):
-                    # its findings must cite a retrieved rule: with none retrieved, a call could only be dropped
-                    run = ReviewerRun(reviewer=r.name, chunk=c.id, outcome="skipped", error="no retrieved rule")
+                why = ("no retrieved rule" if r.cites_rules and not (context is not None and context.rules)
+                       else "the rule checks ask about this chunk's rules" if r.cites_rules and checked else None)
+                if why:  # its findings must cite a retrieved rule: a call could only be dropped or repeat the checks
+                    run = ReviewerRun(reviewer=r.name, chunk=c.id, outcome="skipped", error=why)
                     result.runs.append(run)
                     self._event(run)
                     continue
-                jobs.append(_Job(c, r, clients[r.name], context))
+                # bug hunting and rule enforcement are separate questions: where the checks ask about the
+                # rules, the reviewers hunt bugs without them (and a small model is not led to cite one)
+                shown = replace(context, rules=()) if checked and context is not None else context
+                jobs.append(_Job(c, r, clients[r.name], shown))
         for c in chunks:
             self._write_context(c, contexts.get(c.id))
         if not jobs:
@@ -119,10 +161,18 @@ class ReviewStage:
         with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(jobs))), thread_name_prefix="review") as pool:
             outcomes = list(pool.map(self._safe_job, jobs))
         for job, (found, runs, complete) in zip(jobs, outcomes):
-            result.findings.extend(found)
+            if isinstance(job, _CheckJob):
+                result.checked.extend(found)
+            else:
+                result.findings.extend(found)
             result.runs.extend(runs)
             if complete:
-                result.chunks_reviewed.add(job.chunk.id)
+                result.chunks_reviewed.add(job.check.chunk.id if isinstance(job, _CheckJob) else job.chunk.id)
+        result.check_drops = self.check_drops
+        if self.check_drops:
+            result.notes.append("rule checks: answers that did not hold were dropped ("
+                                + ", ".join(f"{n} {why.removeprefix('rule_check_').replace('_', ' ')}"
+                                            for why, n in sorted(self.check_drops.items())) + ")")
         failed = [r for r in result.runs if r.outcome not in ("ok", "skipped")]
         if failed:
             kinds = sorted({r.outcome for r in failed})
@@ -133,11 +183,15 @@ class ReviewStage:
                                 "the change undone")
         return result
 
-    def _safe_job(self, job: _Job) -> tuple[list[TaggedFinding], list[ReviewerRun], bool]:
+    def _safe_job(self, job: _Job | _CheckJob) -> tuple[list[Any], list[ReviewerRun], bool]:
         try:
+            if isinstance(job, _CheckJob):
+                return self._rule_check(job)
             return self._review(job, job.chunk, depth=0)
         except Exception as exc:  # noqa: BLE001 - a reviewer must never crash the review
-            run = ReviewerRun(reviewer=job.reviewer.name, chunk=job.chunk.id, outcome="failed",
+            name, chunk_id = ((RULE_CHECK, job.check.chunk.id) if isinstance(job, _CheckJob)
+                              else (job.reviewer.name, job.chunk.id))
+            run = ReviewerRun(reviewer=name, chunk=chunk_id, outcome="failed",
                               error=f"{type(exc).__name__}: {exc}"[:300])
             self._event(run)
             return [], [run], False
@@ -184,6 +238,52 @@ class ReviewStage:
         kept = self._reverse_checked(job, chunk, answer.findings) if self.reverse_check else answer.findings
         found = [TaggedFinding(raw=f, reviewer=reviewer.name, chunk_id=_root_id(chunk.id)) for f in kept]
         run = ReviewerRun(**{**base, "model": response.model}, outcome="ok", findings=len(found))
+        self._event(run)
+        return found, [run], True
+
+    def _rule_check(self, job: _CheckJob) -> tuple[list[Finding], list[ReviewerRun], bool]:
+        """One rule-check request; its verified findings (a quote not on an added line is dropped)."""
+        check = job.check
+        name = f"{check.chunk.id}.{RULE_CHECK}.{'-'.join(check.label(r) for r in check.rules)}"
+        self._write(f"{name}.prompt.md", check.text)
+        base = {"reviewer": RULE_CHECK, "chunk": check.chunk.id, "model": getattr(job.client, "model", None)}
+        try:
+            response = job.client.complete(check.request)
+            answer = response.parsed
+            model = response.model
+        except Truncated as exc:  # a model repeating itself ran to the cap: its complete entries count
+            self._write(f"{name}.response.txt", exc.response.text if exc.response else "")
+            answer = salvage(exc.response.text if exc.response else "")
+            model = exc.response.model if exc.response else base["model"]
+        except LLMError as exc:
+            self._write(f"{name}.error.txt", str(exc))
+            run = ReviewerRun(**base, outcome=_outcome(exc), error=str(exc)[:300])
+            self._event(run)
+            return [], [run], False
+        else:
+            self._write(f"{name}.response.txt", response.text or "")
+        if not isinstance(answer, RuleCheckAnswer):
+            run = ReviewerRun(**base, outcome="invalid_output", error="answer did not validate")
+            self._event(run)
+            return [], [run], False
+        drops: Counter = Counter()
+        found = verify(check, answer, drops)
+        again = with_fixes(check, answer, found) if self.rule_check_mode == "recheck" and found else None
+        if again is not None:
+            self._write(f"{name}.recheck.prompt.md", again.text)
+            try:
+                second = job.client.complete(again.request)
+            except LLMError as exc:  # the recheck could not run: the findings stand
+                self._write(f"{name}.recheck.error.txt", str(exc))
+            else:
+                self._write(f"{name}.recheck.response.txt", second.text or "")
+                if isinstance(second.parsed, RuleCheckAnswer):
+                    kept = recheck(found, verify(again, second.parsed))
+                    drops["rule_check_flagged_again_once_fixed"] += len(found) - len(kept)
+                    found = kept
+        with self._lock:
+            self.check_drops.update(+drops)
+        run = ReviewerRun(**{**base, "model": model}, outcome="ok", findings=len(found))
         self._event(run)
         return found, [run], True
 

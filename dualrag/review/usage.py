@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from dualrag.llm.telemetry import EventSink
-from dualrag.review.model import Usage
+from dualrag.review.model import KindUsage, Usage
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class UsageTally:
         if self.forward is not None:
             try:
                 self.forward(event)
-            except Exception:  # noqa: BLE001 - telemetry never breaks a review
+            except Exception:
                 log.exception("telemetry sink failed")
 
     def usage(self) -> Usage:
@@ -51,8 +51,27 @@ class UsageTally:
             retries=sum(int(e.get("retries") or 0) for e in events),
             failbacks=sum(len(e.get("failbacks") or ()) for e in events),
             estimated=any(e.get("usage_estimated") for e in events),
+            by_kind=_by_kind(events),
         )
 
     def llm_latency_s(self) -> float:
         with self._lock:
             return sum(float(e.get("latency_s") or 0.0) for e in self.requests)
+
+
+def request_kind(tag: str | None) -> str:
+    """What a request was for, from its tag: `rule_check/<chunk>`, `rule_query`, `walkthrough`;
+    every reviewer's request (and its reverse check) is a `review`."""
+    head = str(tag or "").split("/", 1)[0]
+    return head if head in ("rule_check", "rule_query", "walkthrough") else "review"
+
+
+def _by_kind(events: list[dict[str, Any]]) -> dict[str, KindUsage]:
+    kinds: dict[str, KindUsage] = {}
+    for e in events:
+        k = kinds.get(request_kind(e.get("tag")), KindUsage())
+        kinds[request_kind(e.get("tag"))] = KindUsage(
+            calls=k.calls + 1, input_tokens=k.input_tokens + int(e.get("input_tokens") or 0),
+            output_tokens=k.output_tokens + int(e.get("output_tokens") or 0),
+            cache_read_tokens=k.cache_read_tokens + int(e.get("cache_read_tokens") or 0))
+    return kinds

@@ -1,6 +1,10 @@
-"""Per-file language from the file name. EDI configs get their own languages."""
+"""Per-file language from the file name. A language pack (`dualrag.languages`: Java, EDI flows
+and transforms, Python, SQL, Kotlin, Spring configuration, ...) claims its files first; the table
+here names the other languages a diff may hold (for reports and noise rules)."""
 
 from __future__ import annotations
+
+from dualrag import languages
 
 _BY_SUFFIX = {
     ".java": "java",
@@ -31,7 +35,12 @@ _BY_NAME = {
 }
 
 
-def language_of(path: str) -> str:
+def language_of(path: str, text: str | None = None) -> str:
+    """The file's language from its path; `text` (the file, or the diff's text of it) lets a
+    pack recognise content (a MyBatis mapper among `.xml` files, a script by its shebang)."""
+    claimed = languages.recognise(path, text)
+    if claimed is not None:
+        return claimed
     name = path.rpartition("/")[2].lower()
     if name in _BY_NAME:
         return _BY_NAME[name]

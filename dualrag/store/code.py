@@ -1,4 +1,5 @@
-"""Code knowledge in Qdrant: one collection per repository (`code_<repo>`), one point per CodeSymbol.
+"""Code knowledge in Qdrant: one collection per repository (`code_<repo>`), one point per CodeSymbol
+(Java, Kotlin, Python declarations; EDI units; MyBatis mapper statements; Spring configuration keys).
 
     from dualrag.store.code import open_code_store
     with open_code_store(".dualrag/store") as cs:            # or CodeStore.sharing(rule_store)
@@ -34,6 +35,7 @@ from qdrant_client import QdrantClient, models
 from dualrag.config.store import StoreConfig
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder
+from dualrag.parsing.symbol_model import TYPE_KINDS
 from dualrag.units import CodeSymbol
 
 from .errors import IndexMismatchError, StoreError, UnknownKnowledgeBaseError
@@ -58,6 +60,7 @@ class CodeManifest(BaseModel):
     dim: int | None = None
     commit: str = ""  # the last commit indexed completely
     ref: str = ""
+    readers: str = ""  # the symbol readers' version the index was written with (another: every file is read again)
 
 
 class ApplyReport(BaseModel):
@@ -186,11 +189,17 @@ class CodeStore:
             out[payload["path"]] = payload.get("blob", "")
         return out
 
+    def readers(self, repository: str) -> str:
+        """The symbol readers' version the index was last written with ("" when none or older)."""
+        if not self.client.collection_exists(self.collection(repository)):
+            return ""
+        return self.manifest(repository).readers
+
     def type_paths(self, repository: str) -> dict[str, str]:
-        """qualified type name -> path, for every indexed Java type."""
+        """qualified type name -> path, for every indexed type (Java, Kotlin, Python modules...)."""
         if not self.client.collection_exists(self.collection(repository)):
             return {}
-        kinds = ["class", "interface", "enum", "record", "annotation"]
+        kinds = sorted(TYPE_KINDS)
         return {p["qualified_name"]: p["path"]
                 for p in self._scroll(repository, _match("kind", kinds), ["qualified_name", "path"])}
 
@@ -240,7 +249,7 @@ class CodeStore:
 
     def apply(self, repository: str, upserts: Sequence[CodeSymbol], delete_paths: Iterable[str],
               sparse: Bm25Encoder, *, embedder: Embedder | None = None, commit: str = "",
-              ref: str = "") -> ApplyReport:
+              ref: str = "", readers: str | None = None) -> ApplyReport:
         """Replace the symbols of the files in `delete_paths` and of the files of `upserts` by
         `upserts`; unchanged symbols (same content hash) are not rewritten. All or nothing."""
         manifest = self.ensure(repository, sparse, embedder)
@@ -292,8 +301,9 @@ class CodeStore:
             if catalog is not None:
                 catalog.remove(doomed)
                 catalog.add(changed)
-        if commit or ref:
-            meta = manifest.model_copy(update={"commit": commit or manifest.commit, "ref": ref or manifest.ref})
+        if commit or ref or readers is not None:
+            meta = manifest.model_copy(update={"commit": commit or manifest.commit, "ref": ref or manifest.ref,
+                                               "readers": manifest.readers if readers is None else readers})
             self.client.update_collection(name, metadata={MANIFEST_KEY: meta.model_dump()})
         return report
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from qdrant_client import QdrantClient, models
 
 from dualrag.config.store import StoreConfig
+from dualrag.embedding import precomputed
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder, SparseVec
 from dualrag.source.git import OWN_FOLDER
@@ -88,6 +89,7 @@ def document_text(unit: RuleUnit) -> str:
     return f"{head}\n{unit.full_text()}" if head else unit.full_text()
 
 
+EMBED_BATCH = 64  # rules embedded per progress report (`upsert(progress=...)`)
 DENSE_TOKENS = 192  # a rule's gist is in its section path, title and opening; BM25 reads the rest
 
 
@@ -289,8 +291,10 @@ class RuleStore:
 
     # ------------------------------------------------------------------ writing
 
-    def upsert(self, kb: str, units: Sequence[RuleUnit], embedder: Embedder, sparse: Bm25Encoder) -> UpsertReport:
-        """Write `units` into `kb`, skipping those whose content hash is stored already. All or nothing."""
+    def upsert(self, kb: str, units: Sequence[RuleUnit], embedder: Embedder, sparse: Bm25Encoder, *,
+               progress: Callable[[str, int, int], None] | None = None) -> UpsertReport:
+        """Write `units` into `kb`, skipping those whose content hash is stored already. All or nothing.
+        `progress(stage, done, total)`: "embedding" per batch of rules, then "writing"."""
         self.collection(kb)
         ids = [u.point_id for u in units]
         seen: dict[str, str] = {}
@@ -318,7 +322,16 @@ class RuleStore:
             return report
         # 1. embed everything first: a failure here writes nothing
         texts = [document_text(u) for u in changed]
-        dense = np.asarray(embedder.embed_documents([dense_text(u) for u in changed]), dtype=np.float32)
+        step = progress or (lambda stage, done, total: None)
+        dense_texts = [dense_text(u) for u in changed]
+        size = EMBED_BATCH if progress else len(dense_texts)  # batches only to say how far it is
+        parts = []
+        for at in range(0, len(dense_texts), size):
+            step("embedding", at, len(dense_texts))
+            # the bundled rules' vectors ship with the package (embedding/precomputed.py): taken, not recomputed
+            parts.append(precomputed.embed_documents(embedder, dense_texts[at:at + size])[0])
+        step("embedding", len(dense_texts), len(dense_texts))
+        dense = np.concatenate(parts) if len(parts) > 1 else parts[0]
         if dense.shape != (len(texts), embedder.dim):
             raise StoreError(f"embedder {embedder.name} returned shape {dense.shape}, expected ({len(texts)}, {embedder.dim})")
         sparse_vecs = sparse.encode_documents(texts)
@@ -329,8 +342,12 @@ class RuleStore:
         # 2. snapshot what is overwritten, 3. write, rolling back on failure
         old = self._retrieve(name, [u.point_id for u in changed if u.point_id in stored], True, with_vectors=True)
         try:
+            written = 0
             for batch in _batches(points, self.config.batch_size):
+                step("writing", written, len(points))
                 self.client.upsert(name, points=batch, wait=True)
+                written += len(batch)
+            step("writing", written, len(points))
         except Exception as exc:
             self._rollback(name, [p.id for p in points if p.id not in stored], old, exc)
         return report

@@ -93,7 +93,8 @@ class GitHubAdapter:
         self._roles: dict[str, str] = {}
 
     def _gql(self, query: str, **variables) -> dict:
-        resp = self.client.post(self.graphql, {"query": query, "variables": variables}) or {}
+        mutation = query.lstrip().startswith("mutation")  # a query reads: not a write in the job log
+        resp = self.client.post(self.graphql, {"query": query, "variables": variables}, write=mutation) or {}
         if resp.get("errors"):
             message = "; ".join(str(e.get("message")) for e in resp["errors"])
             raise VcsError(f"GitHub GraphQL: {self.client.redact(message)[:300]}")

@@ -83,14 +83,15 @@ class RestClient:
 
     # ------------------------------------------------------------------ requests
     def request(self, method: str, path: str, *, params: dict | None = None, json: Any = None,
-                allow: tuple[int, ...] = ()) -> httpx.Response:
-        """One call with retries. `allow` lists statuses handed back instead of raised."""
+                allow: tuple[int, ...] = (), write: bool | None = None) -> httpx.Response:
+        """One call with retries. `allow` lists statuses handed back instead of raised. `write`: whether
+        the call changes anything (default: any method but GET; a GraphQL query is a POST that reads)."""
         attempt = 0
         while True:
             attempt += 1
             start = time.perf_counter()
             self.calls += 1
-            if method != "GET":
+            if (method != "GET") if write is None else write:
                 self.writes += 1
             try:
                 resp = self._http.request(method, path, params=params, json=json)

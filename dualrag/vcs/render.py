@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from dualrag.findings import Finding
-from dualrag.publish.blocks import closed_fences, fenced, plain, suggestion_prose
+from dualrag.publish.blocks import code_span, fenced, inline, plain, prose, suggestion_prose, unescape
 from dualrag.review.fingerprint import normalise_code
 from dualrag.review.model import Review
 from dualrag.source.text import neutralise
@@ -26,11 +26,12 @@ LABEL = {
 
 def finding_body(p: Placed, commit: str | None, platform: str = "gitlab") -> str:
     f = p.finding
-    rule = f" · `{f.rule_id}`" if f.rule_id else ""
+    rule = f" · {code_span(f.rule_id)}" if f.rule_id else ""
+    # the model's title and message: escaped, code kept as code, no mention or reference live
     out = [markers.finding_marker(p.fingerprint, p.key, f.severity, commit, category=f.category, rule=f.rule_id,
                                   code=normalise_code(p.code)),
-           f"**{_ICON.get(f.severity, '•')} {f.severity}** — {_one_line(f.title)}{rule}", "",
-           closed_fences(f.message.strip())]
+           f"**{_ICON.get(f.severity, '•')} {f.severity}** — {inline(f.title)}{rule}", "",
+           prose(f.message)]
     if f.suggestion:
         out += ["", *suggestion_prose(f)]
     if p.span is not None and f.replacement is not None:
@@ -49,15 +50,17 @@ def suggestion_block(replacement: str, span: tuple[int, int], platform: str) -> 
 
 
 def parse_title(body: str) -> str:
+    """The title of a finding comment as the model wrote it (`finding_body` escaped it)."""
     m = _TITLE.search(body)
-    return m.group(1) if m else ""
+    return unescape(m.group(1)) if m else ""
 
 
 _MESSAGE_END = ("**Suggestion:**", "**Suggested change:**", "<sub>dualrag")
 
 
 def parse_message(body: str) -> str:
-    """The message of a finding comment (`finding_body`): the text between its title and what follows it."""
+    """The message of a finding comment (`finding_body`): the text between its title and what follows
+    it, read back without the escapes `finding_body` added."""
     m = _TITLE.search(body)
     if not m:
         return ""
@@ -66,7 +69,7 @@ def parse_message(body: str) -> str:
         if line.startswith(_MESSAGE_END):
             break
         out.append(line)
-    return "\n".join(out).strip()
+    return unescape("\n".join(out).strip())
 
 
 def has_suggestion(body: str) -> bool:
@@ -79,7 +82,7 @@ def _one_line(text: str) -> str:
 
 
 def _where(f: Finding) -> str:
-    return f"`{f.path}:{f.line}`"
+    return code_span(f"{f.path}:{f.line}")
 
 
 USAGE = "<sub>LLM usage of the run that wrote this summary:"
@@ -150,12 +153,12 @@ def walkthrough_section(review: Review) -> list[str]:
         for f in files:
             if f.summary:
                 groups.setdefault(f.summary, []).append(f.path)
-        entries = [f"- {', '.join(f'`{_code(p)}`' for p in paths)}: {plain(text)}" for text, paths in groups.items()]
+        entries = [f"- {', '.join(_code(p) for p in paths)}: {plain(text)}" for text, paths in groups.items()]
     else:
         for f in files:
-            members = ", ".join(f"`{_code(m)}`" for m in f.members[:MAX_MEMBERS_SHOWN])
+            members = ", ".join(_code(m) for m in f.members[:MAX_MEMBERS_SHOWN])
             more = f" +{len(f.members) - MAX_MEMBERS_SHOWN} more" if len(f.members) > MAX_MEMBERS_SHOWN else ""
-            entries.append(f"- `{_code(f.path)}` ({_one_line(f.status)}, {f.change})"
+            entries.append(f"- {_code(f.path)} ({_one_line(f.status)}, {f.change})"
                            + (f" — {members}{more}" if members else ""))
     if entries:
         out += ["", *entries[:MAX_WALKTHROUGH_ENTRIES]]
@@ -165,8 +168,8 @@ def walkthrough_section(review: Review) -> list[str]:
 
 
 def _code(text: str) -> str:
-    """Text for a code span: one line, no backtick to close it early."""
-    return _one_line(text).replace("`", "'")
+    """A code span of one line that no backtick inside closes early."""
+    return code_span(_one_line(text))
 
 
 def report_line(url: str | None) -> str | None:
@@ -192,7 +195,7 @@ def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored
            f"{reviewed} file(s) reviewed, {len(review.files) - reviewed} skipped", "",
            f"**Findings:** {len(review.findings)} ({sev}) · open threads: {open_threads}"]
     if review.decision_reasons:
-        out += ["", f"**Why:** {_one_line('; '.join(review.decision_reasons))}"]
+        out += ["", f"**Why:** {inline('; '.join(review.decision_reasons))}"]
     out += walkthrough_section(review)
     if break_glass is not None:
         on = f" on `{break_glass.commit[:12]}`" if break_glass.commit else ""
@@ -201,18 +204,18 @@ def summary_body(review: Review, *, head_sha: str, open_threads: int, unanchored
     if unanchored:
         out += ["", "### Not on a line of the diff", "",
                 "These findings could not be placed as inline comments:", ""]
-        out += [f"- {_where(p.finding)} **{p.finding.severity}** {_one_line(p.finding.title)}: "
-                f"{_one_line(p.finding.message)}" for p in unanchored]
+        out += [f"- {_where(p.finding)} **{p.finding.severity}** {inline(p.finding.title)}: "
+                f"{inline(p.finding.message)}" for p in unanchored]
     # every skipped file, the uncertain ones (they hold the decision) first
     skipped = sorted((f for f in review.files if f.skipped_reason), key=lambda f: bool(f.skip_certain))
     if skipped:
         out += ["", f"<details><summary>Skipped files ({len(skipped)})</summary>", ""]
-        out += [f"- `{f.path}`: {_one_line(f.skip_text())}" for f in skipped[:MAX_SKIPPED_LISTED]]
+        out += [f"- {code_span(f.path)}: {plain(f.skip_text())}" for f in skipped[:MAX_SKIPPED_LISTED]]
         out += [f"- … and {len(skipped) - MAX_SKIPPED_LISTED} more"] if len(skipped) > MAX_SKIPPED_LISTED else []
         out += ["", "</details>"]
     notes = [n for n in (review.notes if notes is None else notes) if n]
     if notes:
-        out += ["", "<details><summary>Notes</summary>", ""] + [f"- {_one_line(n)}" for n in notes] + ["", "</details>"]
+        out += ["", "<details><summary>Notes</summary>", ""] + [f"- {inline(n)}" for n in notes] + ["", "</details>"]
     usage = usage_line(review)
     if usage:
         out += ["", usage]
@@ -227,5 +230,5 @@ def blocking_body(review: Review, head_sha: str) -> str:
     out = [markers.BLOCKING, f"⛔ **dualrag blocks this merge request** at `{head_sha[:12]}`: significant concerns.",
            "", "Resolve the findings below (or reply in their threads); dualrag resolves this thread itself "
            "when a later push no longer has significant concerns."]
-    out += [""] + [f"- {_where(f)} **{f.severity}** {_one_line(f.title)}" for f in worst]
+    out += [""] + [f"- {_where(f)} **{f.severity}** {inline(f.title)}" for f in worst]
     return neutralise("\n".join(out) + "\n")

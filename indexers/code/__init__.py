@@ -2,7 +2,8 @@
 
 Walks the files git tracks at a commit (so `.gitignore` holds), drops what the diff noise filter
 drops (vendored, generated, lock files; generated markers in the first lines), skips symlinks and
-submodules, parses Java and EDI files (dualrag.parsing.code_symbols) and writes one point per
+submodules, parses the files a language pack reads (dualrag.parsing.code_symbols: Java, Kotlin,
+Python, EDI, MyBatis mappers among the `.xml` files, Spring configuration) and writes one point per
 symbol. Incremental by git blob hash: a file whose blob is stored already is not read, a file
 that vanished (or became noise) has its symbols removed. Nothing is written before every changed
 file is parsed and encoded, and the write itself is all or nothing (CodeStore.apply).
@@ -18,7 +19,14 @@ from pathlib import Path
 from dualrag.config import NoiseConfig
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder
-from dualrag.parsing.code_symbols import ParsedFile, code_symbols, parse_source, symbol_language
+from dualrag.parsing.code_symbols import (
+    READERS_VERSION,
+    ParsedFile,
+    code_symbols,
+    parse_source,
+    symbol_candidate,
+    symbol_language,
+)
 from dualrag.source.git import GitRepo, TreeEntry
 from dualrag.source.noise import NoiseFilter
 from dualrag.source.paths import unsafe_reason
@@ -35,7 +43,7 @@ _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
 class IndexReport:
     repository: str
     commit: str
-    files: int = 0  # Java/EDI files indexed at the commit
+    files: int = 0  # files a symbol reader read at the commit
     parsed: int = 0  # of them read and parsed in this run
     unchanged: int = 0
     removed: int = 0  # files whose symbols were removed
@@ -55,7 +63,7 @@ class IndexReport:
 def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", name: str | None = None,
                      sparse: Bm25Encoder | None = None, embedder: Embedder | None = None,
                      noise: NoiseConfig | None = None, progress: Progress | None = None) -> IndexReport:
-    """Index the Java and EDI files of `path` at `ref` into `store` (incremental, all or nothing)."""
+    """Index the source files of `path` at `ref` into `store` (incremental, all or nothing)."""
     start = time.perf_counter()
     repo = GitRepo(path)
     commit = repo.verify_ref(ref)
@@ -67,9 +75,9 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
 
     wanted: list[TreeEntry] = []
     for e in repo.list_tree(commit):
-        lang = symbol_language(e.path)
-        if lang is None:
+        if not symbol_candidate(e.path):
             continue
+        lang = symbol_language(e.path) or "xml"
         if e.mode == "120000":
             report.skipped.append((e.path, "symbolic link (not followed)"))
         elif e.mode == "160000":
@@ -81,6 +89,8 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
         else:
             wanted.append(e)
     stored = store.blobs(repository)
+    if store.readers(repository) != READERS_VERSION:
+        stored = {p: "" for p in stored}  # the readers changed since: read every file again
     changed = [e for e in wanted if stored.get(e.path) != e.blob]
     present = {e.path for e in wanted}
     vanished = [p for p in stored if p not in present]
@@ -105,14 +115,13 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
         if pf.note:
             report.notes.append((e.path, pf.note))
         parsed.append((e, pf))
-        if i % 25 == 0 or i == len(changed):
-            step("parse", i, len(changed))
+        step("parse", i, len(changed))  # every file: the callback decides what to print
     # Types the repository declares: stored ones (minus the files being replaced) and the new ones.
     replaced = {e.path for e, _ in parsed} | set(vanished)
     types = {q for q, p in store.type_paths(repository).items() if p not in replaced} if stored else set()
     for _, pf in parsed:
-        if pf.java is not None:
-            types.update(f"{d.owner}.{d.name}" if d.owner else d.name for d in pf.java.decls if d.is_type)
+        if pf.source is not None:
+            types.update(d.type_name for d in pf.source.decls if d.is_type)
     symbols: list[CodeSymbol] = []
     for e, pf in parsed:
         symbols += code_symbols(pf, types.__contains__, repository=repository, commit=commit, blob=e.blob)
@@ -122,7 +131,7 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
     report.symbols = sum(1 for s in symbols if s.kind != "file")
     step("write", 0, len(symbols))
     applied = store.apply(repository, symbols, set(vanished) | {e.path for e, _ in parsed}, sparse,
-                          embedder=embedder, commit=commit, ref=ref)
+                          embedder=embedder, commit=commit, ref=ref, readers=READERS_VERSION)
     step("write", len(symbols), len(symbols))
     report.written, report.deleted = applied.written, applied.deleted
     report.seconds = time.perf_counter() - start

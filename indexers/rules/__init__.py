@@ -23,6 +23,7 @@ from indexers.readers import SUPPORTED_SUFFIXES, DocumentError, PageCallback, re
 from indexers.readers.caps import check_size, time_budget
 
 from .ids import dedupe_ids
+from .mining import MiningOptions, MiningReport, mine_book
 from .report import DocumentReport
 from .segmenter import estimate_tokens, segment_documents, segment_with_reports
 
@@ -128,12 +129,14 @@ def expand_documents(paths: Iterable[str | Path], on_skip: Skipped | None = None
 
 @dataclass
 class DocumentRules:
-    """One document read and segmented: its units (ids unique within it) and its report."""
+    """One document read and segmented: its units (ids unique within it) and its report; with
+    mining, the units carry the detectors mined from their examples and `mining` says how."""
 
     path: Path
     document: str  # document_key(path)
     units: list[RuleUnit]
     report: DocumentReport
+    mining: MiningReport | None = None
 
 
 @dataclass
@@ -146,12 +149,15 @@ class ReadFailure:
 def read_rule_documents(paths: Iterable[str | Path], kb: str, *,
                         on_page: Callable[[str, int, int], None] | None = None,
                         limits: LimitsConfig | None = None, on_skip: Skipped | None = None,
+                        mining: MiningOptions | None = None,
                         ) -> tuple[list[DocumentRules], list[ReadFailure]]:
     """Read and segment every document under `paths` (`expand_documents`); write nothing.
 
     A document that cannot be read, that passes a cap of `limits`, or in which no rule is found,
     is a failure; the others are still read, so every failure is known before the caller decides
-    (all or nothing). `on_skip(path, reason)`: a file of a folder left out (a symlink out of it)."""
+    (all or nothing). `on_skip(path, reason)`: a file of a folder left out (a symlink out of it).
+    `mining`: detectors are mined from each document's examples (`mining.mine_book`: the
+    document is the book its compliant examples are taken from)."""
     done: list[DocumentRules] = []
     failures: list[ReadFailure] = []
     for path in expand_documents(paths, on_skip):
@@ -167,7 +173,11 @@ def read_rule_documents(paths: Iterable[str | Path], kb: str, *,
         except Exception as exc:  # noqa: BLE001 - a broken file is reported with the others
             failures.append(ReadFailure(str(path), f"{path}: cannot read ({type(exc).__name__}: {exc})", exc))
         else:
-            done.append(DocumentRules(path, document_key(path), units, report))
+            mined = None
+            if mining is not None:
+                units, mined = mine_book(units, mining, document=str(path))
+                report.detectors = sum(1 for u in units if u.detect is not None)
+            done.append(DocumentRules(path, document_key(path), units, report, mined))
     return done, failures
 
 

@@ -226,8 +226,9 @@ def test_bad_input_files(repo, tmp_path):
     assert pf.encoding == "latin-1" and "café" in code_symbols(pf, lambda q: False, repository="r")[0].doc
 
 
-def test_repository_without_java(repo, tmp_path):
-    repo.commit("docs", {"README.md": "hello", "a.py": "print(1)"})
+def test_repository_without_source(repo, tmp_path):
+    """Nothing a pack reads (a Python file is read now: tests/code/test_language_context.py)."""
+    repo.commit("docs", {"README.md": "hello", "a.rb": "puts 1"})
     with open_code_store(tmp_path / "store") as cs:
         report = index_repository(repo.root, cs, name="empty")
         assert report.files == 0 and report.symbols == 0

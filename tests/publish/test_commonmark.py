@@ -58,14 +58,16 @@ def test_report_findings_are_separate_items_and_code_closes_inside_them(review):
     items = [t for t in tokens[start:end] if t.type == "list_item_open" and t.level == level + 1]
     assert len(items) == len(FINDINGS)
     inside = fences(tokens[start:end])
-    assert inside == ['String pw = vault.get("pw");\n', "Move it.\nThen ``` quote it.\n",
-                      '  String pw = """\n  ```\n  """;\n']
+    assert inside == ['String pw = vault.get("pw");\n', "String s;\n", "Move it.\nThen ``` quote it.\n",
+                      '  String pw = """\n  ```\n  """;\n']  # the message's open fence closed in its item
     infos = [t.info for t in tokens[start:end] if t.type == "fence"]
-    assert infos == ["java", "java", "java"]
+    assert infos == ["java", "java", "java", "java"]
     assert not any("Short name" in c or "settled" in c for c in fences(tokens))  # the next finding is not code
     after = tokens[end:]
-    assert any(t.type == "blockquote_open" for t in after)  # the notes, outside any code
     assert not fences(after)
+    notes = next(i for i, t in enumerate(after) if t.type == "inline" and t.content == "Notes")
+    items = [t for t in after[notes:] if t.type == "list_item_open"]
+    assert len(items) == len(review.notes)  # the notes: one item each, outside any code
 
 
 def test_report_walkthrough_and_chunk_lines_render_as_lists_not_code(review):

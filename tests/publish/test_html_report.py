@@ -123,3 +123,60 @@ def test_every_finding_is_at_its_line_and_nothing_is_fetched(review, changes, tm
     with browser() as b:
         visit = open_page(b, path, check)
     assert visit.requests == [] and dialogs == []
+
+
+def _big_review(files: int = 340) -> tuple[Review, object]:
+    """A large change: `files` Java files deep in packages, a few findings on the last ones."""
+    from dualrag.review.walkthrough import Walkthrough, WalkthroughFile
+
+    deep = "src/main/java/com/acme/commerce/fulfilment/shipping/carriers/integration/adapters/"
+    parts = []
+    for n in range(files):
+        path = f"{deep}Carrier{n:03d}AdapterImplementation.java"
+        parts.append(f"diff --git a/{path} b/{path}\nindex 1..2 100644\n--- a/{path}\n+++ b/{path}\n"
+                     f"@@ -1,2 +1,3 @@\n class C{n} {{\n+  int v = {n};\n }}\n")
+    changes = ingest("".join(parts).encode(), load_settings(None))
+    paths = [c.path for c in changes.files]
+    findings = [f(paths[-1], 2, "minor", title="late minor"), f(paths[-2], 2, "critical", title="late critical"),
+                f(paths[0], 2, "info", title="early info"), f(paths[5], 2, "major", title="early major")]
+    walk = Walkthrough(overview="Adds a field to every adapter.", files=[
+        WalkthroughFile(path=p, status="modified", change="+1 -0", members=[f"class C{n}"]) for n, p in enumerate(paths)])
+    return Review.of_changes(changes, decision=Decision.SIGNIFICANT_CONCERNS, findings=findings,
+                             walkthrough=walk), changes
+
+
+def test_a_large_change_leads_with_its_findings_by_severity():
+    import time
+
+    review, changes = _big_review()
+    start = time.perf_counter()
+    page = render_html(review, changes)
+    took = time.perf_counter() - start
+    findings, walkthrough, files = (page.index(f'<h2 id="{x}">') for x in ("findings", "walkthrough", "files"))
+    assert findings < walkthrough < files  # the findings first, the walkthrough after them
+    table = page[page.index('<table id="finding-table">'):walkthrough]
+    assert [t for t in re.findall(r"late critical|early major|late minor|early info", table)] == [
+        "late critical", "early major", "late minor", "early info"]  # by severity, then file
+    assert '<details class="walkthrough" id="walkthrough-files">' in page  # collapsed: 340 files
+    assert "340 file(s) and the members they change" in page
+    assert took < 2.0, took  # rendering the page of a 340-file change
+
+
+def test_a_small_walkthrough_stays_open(review, changes):
+    page = render_html(review, changes)
+    assert '<details class="walkthrough" id="walkthrough-files" open>' in page
+
+
+def test_long_paths_stay_on_one_line_cut_in_the_middle():
+    from dualrag.publish.html import PATH_CHARS, middle
+
+    review, changes = _big_review(8)
+    page = render_html(review, changes)
+    path = changes.files[0].path
+    shown = middle(path)
+    assert len(path) > PATH_CHARS and len(shown) == PATH_CHARS and "…" in shown
+    assert shown.endswith("/Carrier000AdapterImplementation.java") and shown.startswith("src/main/java/")
+    assert f'<code class="path" title="{path}">{shown}</code>' in page  # whole path in the title
+    assert f'<summary title="{path}">{shown} ' in page
+    assert "code.path{white-space:nowrap" in page and "text-overflow:ellipsis" in page
+    assert middle("src/A.java") == "src/A.java"

@@ -43,4 +43,4 @@ def test_json_keeps_the_raw_text_and_stays_valid(review):
 
 def test_merge_request_comments_are_neutralised(review):
     body = blocking_body(review, "0123456789abcdef")
-    assert "\\x1b[2J" in body and "\x1b" not in body
+    assert "\\x1b\\[2J" in body and "\x1b" not in body  # shown, and its [ escaped (Markdown)

@@ -66,12 +66,15 @@ def java_diff(make_git_file) -> bytes:
 @pytest.fixture
 def llm_settings(oai: FakeOpenAI, ant: FakeAnthropic) -> Callable[..., Settings]:
     def _make(model: str | None = "openai:gpt-4.1-mini", resilience: dict[str, Any] | None = None,
-              walkthrough: bool = False, reverse_check: bool = False, **llm: Any) -> Settings:
-        """`walkthrough`: the walkthrough's extra request (test_walkthrough_llm.py); `reverse_check`: the
-        reverse check's extra request (test_reverse_check.py); both off, the reviewers' requests are
-        all a test sees."""
+              walkthrough: bool = False, reverse_check: bool = False, model_warnings: str = "keep",
+              **llm: Any) -> Settings:
+        """`walkthrough`: the walkthrough's extra request (test_walkthrough_llm.py; for one file too);
+        `reverse_check`: the reverse check's extra request (test_reverse_check.py); both off, the
+        reviewers' requests are all a test sees. `model_warnings`: the scripted findings keep the
+        severity a test gives them unless it tests the calibration (test_grounding.py)."""
         return load_settings(None, retrieval={"enabled": False},
-                             review={"walkthrough": walkthrough, "reverse_check": reverse_check}, llm={
+                             review={"walkthrough": walkthrough, "reverse_check": reverse_check,
+                                     "walkthrough_min_files": 1, "model_warnings": model_warnings}, llm={
             "model": model, "openai": {"base_url": oai.base_url, "local": False},
             "anthropic": {"base_url": ant.base_url, "local": False},  # stand-ins for the cloud APIs
             "resilience": {**FAST, **(resilience or {})}, **llm,

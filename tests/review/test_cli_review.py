@@ -22,7 +22,8 @@ def test_cli_review_with_llm_explain_telemetry_and_fail_on(oai, java_diff, tmp_p
     monkeypatch.setenv("DUALRAG_RETRIEVAL__ENABLED", "false")
     monkeypatch.setenv("DUALRAG_LLM__RESILIENCE__MAX_ATTEMPTS", "1")
     monkeypatch.setenv("DUALRAG_REVIEW__REVERSE_CHECK", "false")  # its own test: test_reverse_check.py
-    oai.responder = lambda req: oai.chat(answer(finding(5, "critical", title="Sum is a difference")))
+    oai.responder = lambda req: oai.chat(answer(finding(5, "critical", title="Sum is a difference",
+                                                             message="sum is a - b: the total is wrong for every b > 0")))
     diff = tmp_path / "c.diff"
     diff.write_bytes(java_diff)
     out, events, explain = tmp_path / "r.json", tmp_path / "ev.jsonl", tmp_path / "explain"
@@ -32,8 +33,8 @@ def test_cli_review_with_llm_explain_telemetry_and_fail_on(oai, java_diff, tmp_p
     assert code == 3
     review = json.loads(out.read_text())
     assert review["decision"] == "significant_concerns"
-    # the reviewer and the walkthrough (its answer here names no file: the deterministic one stays)
-    assert review["findings"][0]["source"] == "llm" and review["usage"]["calls"] == 2
+    # the reviewer only: a one-file change keeps the deterministic walkthrough ([review] walkthrough_min_files)
+    assert review["findings"][0]["source"] == "llm" and review["usage"]["calls"] == 1
     assert review["walkthrough"]["source"] == "deterministic"
     lines = [json.loads(line) for line in events.read_text().splitlines()]
     llm = [e for e in lines if e["event"] == "llm_request"]

@@ -158,7 +158,7 @@ def run(args, capsys) -> tuple[int, str, str]:
 def test_cli_exit_codes(fb_settings, capsys):
     store = ["--store", str(fb_settings.store)]
     code, _, err = run(["feedback", "list", *store], capsys)
-    assert code == 2 and "name the repository with --repo (recorded: none)" in err  # one line, no traceback
+    assert code == 2 and "name the repository with --repository (recorded: none)" in err  # one line, no traceback
     assert run(["feedback", "stats", *store], capsys)[0] == 0
     from dualrag.embedding import get_embedder
 
@@ -172,7 +172,9 @@ def test_cli_exit_codes(fb_settings, capsys):
     assert code == 0 and "disagreed" in out and "R-1" in out
     assert run(["feedback", "forget", *store], capsys)[0] == 2  # what to forget?
     assert run(["feedback", "forget", "zzzz", *store], capsys)[0] == 2  # no such id
-    assert run(["feedback", "list", "--repo", "other", *store], capsys)[0] == 2
+    assert run(["feedback", "list", "--repository", "other", *store], capsys)[0] == 2
+    code, out, err = run(["feedback", "list", "--repo", REPO, *store], capsys)  # the old name, hidden
+    assert code == 0 and "R-1" in out and "--repo is deprecated here: use --repository" in err
     assert run(["feedback", "forget", "--rule", "R-2", *store], capsys)[0] == 2
     code, out, _ = run(["feedback", "forget", "--rule", "R-1", *store], capsys)
     assert code == 0 and "forgot 1 record(s)" in out

@@ -57,6 +57,21 @@ def test_idempotent_and_rereview(gh, settings):
     assert pw["id"] in gh.resolved
 
 
+def test_the_job_log_counts_graphql_reads_as_reads(gh, settings):
+    """`N API calls (M writes)`: the review-thread query is a POST that reads; a mutation writes."""
+    run(gh, FixedReviewer(DIFF, [PW, CTX, UTIL]), settings)
+    a = GitHubAdapter(GitHubTarget(gh.url, gh.repo, gh.number), GH_TOKEN, retry=FAST)
+    mark = len(gh.log)
+    run_stage(a, FixedReviewer(DIFF, [PW, CTX, UTIL]), settings)
+    assert any(p == "/graphql" for _, p in gh.log[mark:])  # the threads were read
+    assert a.client.writes == 0 and a.client.calls == len(gh.log) - mark
+    gh.set_diff(DIFF2, head_sha="e" * 40)
+    b = GitHubAdapter(GitHubTarget(gh.url, gh.repo, gh.number), GH_TOKEN, retry=FAST)
+    mark = len(gh.log)
+    run_stage(b, FixedReviewer(DIFF2, [CTX, UTIL, NULL]), settings)  # resolves a fixed thread: a mutation
+    assert b.client.writes == len(writes(gh, mark)) + len(gh.mutations(mark)) > 0
+
+
 def test_replies_and_break_glass(gh, settings):
     run(gh, FixedReviewer(DIFF, [PW, CTX]), settings)
     roots = {c["line"]: c for c in gh.roots()}

@@ -384,6 +384,7 @@ class FakeGitHub(FakeServer):
         self.issue_comments: list[dict] = []
         self.reviews: list[dict] = []
         self.resolved: dict[int, str | None] = {}  # root comment id -> resolver login
+        self.mutation_at: list[int] = []  # log positions of GraphQL mutations
         self.thread_page = thread_page
         self.allow_approve = allow_approve
         self.pr_exists = True
@@ -498,6 +499,9 @@ class FakeGitHub(FakeServer):
             return 200, r, {}
         raise KeyError(path)
 
+    def mutations(self, since: int = 0) -> list[int]:
+        return [i for i in self.mutation_at if i >= since]
+
     def _graphql(self, body):
         q, v = body.get("query", ""), body.get("variables") or {}
         if "reviewThreads" in q:
@@ -520,6 +524,7 @@ class FakeGitHub(FakeServer):
             return 200, {"data": {"repository": {"pullRequest": {"reviewThreads": {
                 "pageInfo": {"hasNextPage": end < len(roots), "endCursor": str(end)}, "nodes": nodes}}}}}, {}
         if "resolveReviewThread" in q or "unresolveReviewThread" in q:
+            self.mutation_at.append(len(self.log))
             rid = int(v["id"].removeprefix("T_"))
             if q.lstrip().startswith("mutation") and "unresolveReviewThread" in q:
                 self.resolved.pop(rid, None)
