@@ -9,8 +9,8 @@
    citation is removed (and the finding dropped when it came from the rule compliance
    reviewer, whose findings exist only to cite rules);
 4. calibrate: documentation/maintainability findings are capped at major; a model warning that cites
-   no rule and names neither its line's code nor a concrete failure is a suggestion
-   (`[review] model_warnings`, grounding.py);
+   no rule and names neither its line's code nor a concrete failure can be made a suggestion
+   (`[review] model_warnings = "grounded"`, grounding.py);
 5. detector findings are kept as they are; so are the rule checks' (placed and cited already),
    which then join the model's findings; an LLM finding on the same place with the same
    problem as a detector finding is dropped;

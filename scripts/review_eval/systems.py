@@ -108,7 +108,8 @@ class DualRag:
         self.timeout_s = timeout_s
         self.explain = explain
 
-    def review(self, diff: str, label: str = "") -> Outcome:
+    def run(self, diff: str, label: str = "") -> tuple[dict[str, Any] | None, float, str | None]:
+        """(the review JSON, wall seconds, why it failed): the CLI on `diff`, as a user runs it."""
         with tempfile.TemporaryDirectory(prefix="eval-review-") as tmp:
             diff_file = Path(tmp) / "change.diff"
             diff_file.write_text(diff, encoding="utf-8")
@@ -126,25 +127,34 @@ class DualRag:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout_s, check=False,
                                       env=env)
             except subprocess.TimeoutExpired:
-                return Outcome(seconds=round(time.monotonic() - started, 1),
-                               failure=f"no answer within {self.timeout_s:.0f}s")
+                return None, round(time.monotonic() - started, 1), f"no answer within {self.timeout_s:.0f}s"
             seconds = round(time.monotonic() - started, 1)
             if proc.returncode != 0 or not out.is_file():
                 last = (proc.stderr.strip().splitlines() or ["(no stderr)"])[-1]
-                return Outcome(seconds=seconds, failure=f"exit {proc.returncode}: {last[:200]}")
-            review = json.loads(out.read_text(encoding="utf-8"))
-        usage = review.get("usage") or {}
-        bad = [f"{r['reviewer']}/{r['chunk']}: {r['outcome']}" for r in review.get("reviewers", [])
-               if r.get("outcome") not in ("ok", "split", "skipped")]
-        return Outcome(
-            findings=[{k: f.get(k) for k in ("path", "line", "end_line", "severity", "category", "title", "message",
-                                             "source")}
-                      for f in review.get("findings", [])],
-            prompt_tokens=int(usage.get("input_tokens", 0)), completion_tokens=int(usage.get("output_tokens", 0)),
-            calls=int(usage.get("calls", 0)), seconds=seconds,
-            model_seconds=round(float((review.get("timings") or {}).get("review", 0.0)) / 1000, 1),
-            tier=review.get("risk_tier"), failure="; ".join(bad) or None,
-        )
+                return None, seconds, f"exit {proc.returncode}: {last[:200]}"
+            return json.loads(out.read_text(encoding="utf-8")), seconds, None
+
+    def review(self, diff: str, label: str = "") -> Outcome:
+        review, seconds, failure = self.run(diff, label)
+        if review is None:
+            return Outcome(seconds=seconds, failure=failure)
+        return Outcome(**outcome_fields(review, seconds))
+
+
+def outcome_fields(review: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """What an `Outcome` keeps of a review JSON."""
+    usage = review.get("usage") or {}
+    bad = [f"{r['reviewer']}/{r['chunk']}: {r['outcome']}" for r in review.get("reviewers", [])
+           if r.get("outcome") not in ("ok", "split", "skipped")]
+    return dict(
+        findings=[{k: f.get(k) for k in ("path", "line", "end_line", "severity", "category", "title", "message",
+                                         "source")}
+                  for f in review.get("findings", [])],
+        prompt_tokens=int(usage.get("input_tokens", 0)), completion_tokens=int(usage.get("output_tokens", 0)),
+        calls=int(usage.get("calls", 0)), seconds=seconds,
+        model_seconds=round(float((review.get("timings") or {}).get("review", 0.0)) / 1000, 1),
+        tier=review.get("risk_tier"), failure="; ".join(bad) or None,
+    )
 
 
 class Naive:

@@ -251,7 +251,8 @@ def test_github_workflow_installs_the_wheel_and_reviews(wheelhouse: Wheelhouse, 
     with llm:
         try:
             workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-            secrets = {"secrets.GITHUB_TOKEN": GH_TOKEN, "secrets.OPENAI_API_KEY": KEY}
+            secrets = {"secrets.GITHUB_TOKEN": GH_TOKEN, "secrets.OPENAI_API_KEY": KEY,
+                       "vars.DUALRAG_SOURCE": "dualrag"}  # the repository variable: here, the built wheel
             env = clean_env(bin_dir, tmp_path / "home", CI="true", GITHUB_ACTIONS="true",
                             GITHUB_EVENT_NAME="pull_request", GITHUB_EVENT_PATH=str(event),
                             GITHUB_API_URL=github.url, GITHUB_REPOSITORY=github.repo, GITHUB_WORKSPACE=str(workspace),

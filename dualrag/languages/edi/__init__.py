@@ -5,6 +5,8 @@ Any EDI file makes the change an EDI change, over Java."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dualrag.languages.pack import LanguagePack, SymbolReader
 from dualrag.languages.xml import XML_GRAMMAR, xml_members, xml_too_big
 
@@ -34,21 +36,7 @@ FLOW = LanguagePack(
     member_kinds=("element",),
 )
 
-DT = LanguagePack(
-    name="edi-dt",
-    description="EDI data transforms",
-    extensions=(".dt",),
-    grammar=XML_GRAMMAR,
-    members=xml_members,
-    too_big=xml_too_big,
-    symbols=READER,
-    concepts="edi",
-    project_type="edi",
-    priority=2,
-    rules="edi",
-    fence="xml",
-    member_kinds=("element",),
-)
+DT = replace(FLOW, name="edi-dt", description="EDI data transforms", extensions=(".dt",))
 
 MESSAGE = LanguagePack(
     name="edi-message",
