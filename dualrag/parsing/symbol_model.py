@@ -127,6 +127,19 @@ class SourceFile:
         return [q for q in seen if exists(q)]
 
 
+def settle(jf: SourceFile, decls: list[Decl], root) -> SourceFile:
+    """`jf` holding `decls` with their references in line order, and a note when `root` (the
+    tree-sitter root) holds a syntax error: what every symbol reader returns."""
+    from dualrag.parsing._ts import first_error_line
+
+    for d in decls:
+        d.refs.sort(key=lambda r: r.line)
+    jf.decls = decls
+    if root.has_error:
+        jf.error = f"syntax error near line {first_error_line(root)}: symbols may be incomplete"
+    return jf
+
+
 def arity(params: list[str] | tuple[str, ...]) -> tuple[int, int | None]:
     """(required, at most) arguments: a parameter ending in "=" is optional (Kotlin, Python
     defaults), one ending in "..." (Java, Kotlin varargs) or starting with "*" (Python) takes any

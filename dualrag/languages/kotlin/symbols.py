@@ -21,7 +21,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from dualrag.parsing.symbol_model import Decl, Ref, SourceFile, config_links
+from dualrag.parsing.symbol_model import Decl, Ref, SourceFile, config_links, settle
 
 MAX_BODY_CHARS = 4000
 _QUERY = """
@@ -56,7 +56,6 @@ def kotlin_file(text: str, path: str = "") -> SourceFile:
 
     from dualrag.languages.grammars import parser
     from dualrag.languages.kotlin import GRAMMAR
-    from dualrag.parsing._ts import first_error_line
     from dualrag.parsing.nesting import containers, in_source_order
 
     try:
@@ -269,12 +268,7 @@ def kotlin_file(text: str, path: str = "") -> SourceFile:
                               start=1, end=max(1, text.count("\n") + 1),
                               body=f"// top-level declarations of {posixpath.basename(path) or 'this file'}"))
     decls.sort(key=lambda d: (d.start, -d.end))
-    for d in decls:
-        d.refs.sort(key=lambda r: r.line)
-    jf.decls = decls
-    if root.has_error:
-        jf.error = f"syntax error near line {first_error_line(root)}: symbols may be incomplete"
-    return jf
+    return settle(jf, decls, root)
 
 
 def _field_nodes(captures, extra):

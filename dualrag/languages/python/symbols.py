@@ -20,7 +20,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from dualrag.parsing.symbol_model import Decl, Ref, SourceFile
+from dualrag.parsing.symbol_model import Decl, Ref, SourceFile, settle
 
 MAX_BODY_CHARS = 4000
 _QUERY = """
@@ -66,7 +66,6 @@ def python_file(text: str, path: str = "") -> SourceFile:
 
     from dualrag.languages.grammars import parser
     from dualrag.languages.python import GRAMMAR
-    from dualrag.parsing._ts import first_error_line
     from dualrag.parsing.nesting import containers, in_source_order
 
     module = module_name(path) or posixpath.splitext(posixpath.basename(path))[0] or "module"
@@ -235,12 +234,7 @@ def python_file(text: str, path: str = "") -> SourceFile:
                 decl.refs.append(Ref("new", name, at, None, f"{rtype}.{name}", argc))  # mod.Foo()
             else:
                 decl.refs.append(Ref("call", name, at, recv, rtype, argc))
-    for d in decls:
-        d.refs.sort(key=lambda r: r.line)
-    jf.decls = decls
-    if root.has_error:
-        jf.error = f"syntax error near line {first_error_line(root)}: symbols may be incomplete"
-    return jf
+    return settle(jf, decls, root)
 
 
 def _read_import(node, source: bytes, module: str, is_package: bool, aliases: dict[str, str],
