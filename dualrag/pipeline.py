@@ -10,36 +10,34 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from dualrag.checks.detectors import bundled_rules, review_rules, run_detectors
-from dualrag.checks.edi import merge_findings, refused_files, validate_changes
-from dualrag.checks.injection import INSTRUCTION_FILES, find_injection, instruction_file_changes
-from dualrag.checks.steering import steering_files, steering_findings
-from dualrag.chunking import ChunkPlan, chunk_changes
-from dualrag.chunking.caps import cap_plan
+from dualrag.checks.detectors import detect
+from dualrag.checks.edi import validate_edi
+from dualrag.checks.injection import INSTRUCTION_FILES
+from dualrag.checks.screen import screen
+from dualrag.chunking import ChunkPlan
+from dualrag.chunking.stage import chunk, spend
 from dualrag.config import Settings
+from dualrag.config.resolved import ResolvedModel
 from dualrag.diff import ChangeSet, ingest
 from dualrag.feedback import FeedbackScope
-from dualrag.llm import OFFLINE_REASON, EventSink, LLMFactory
+from dualrag.llm import EventSink, LLMFactory
 from dualrag.priors import BreakGlass, PriorFinding
-from dualrag.retrieval.context import Context
-from dualrag.retrieval.stage import retrieve_contexts
-from dualrag.review.coordinator import coordinate
-from dualrag.review.decision import Coverage, nothing_to_review
-from dualrag.review.feedback import load_memory
-from dualrag.review.model import ChunkReport, FileReport, Review
+from dualrag.retrieval.stage import Retrieval, retrieve
+from dualrag.review.feedback import Memory, load_memory
+from dualrag.review.model import ChunkReport, Review
 from dualrag.review.prompt import ChangeInfo
-from dualrag.review.reader import ReaderModel, fitted, reader_for
+from dualrag.review.reader import Readers, readers_for, resolve_for
 from dualrag.review.reviewers import select_reviewers
 from dualrag.review.rule_query import RuleQueryWriter
-from dualrag.review.stage import ReviewStage, StageResult
+from dualrag.review.stage import StageResult, review_chunks
 from dualrag.review.usage import UsageTally
-from dualrag.review.walkthrough import Walkthrough, deterministic_walkthrough
-from dualrag.review.walkthrough_llm import llm_walkthrough
-from dualrag.rulebook import load_bundled_cached
+from dualrag.review.verdict import Verdict, judge
+from dualrag.review.walkthrough_llm import Walk, walk_through
 from dualrag.source.review_source import Reader, ReviewSource
-from dualrag.tokens import TokenizerUnavailable, get_estimator
+from dualrag.store.session import StoreSession
 
-__all__ = ["Conversation", "RunHooks", "review_changes", "run_chunking", "run_review"]
+__all__ = ["Conversation", "MRRun", "RunHooks", "checkout_source", "mr_review_fn", "review_changes",
+           "review_merge_request", "run_chunking", "run_review"]
 
 
 @dataclass(frozen=True)
@@ -80,175 +78,113 @@ def run_review(source: ReviewSource | bytes, settings: Settings, *, conversation
 
 def review_changes(changes: ChangeSet, source: ReviewSource, settings: Settings, *,
                    conversation: Conversation = Conversation(), hooks: RunHooks = RunHooks(),
-                   ingest_ms: float | None = None) -> Review:
+                   ingest_ms: float | None = None, store: StoreSession | None = None) -> Review:
     """Review a change already ingested (the merge-request stage ingests once and publishes from the
-    same ChangeSet)."""
-    tally = UsageTally(hooks.telemetry, run_id=uuid.uuid4().hex[:12])
-    llm_factory = hooks.llm_factory
-    tally({"event": "run_start", "llm": (llm_factory.config if llm_factory else settings.llm).model})
-    timings: dict[str, float] = {}
-    if ingest_ms is not None:
-        timings["ingest"] = ingest_ms
-        tally({"event": "stage", "stage": "ingest", "ms": ingest_ms})
-    read_file = source.read_file
-    llm_cfg = llm_factory.config if llm_factory is not None else settings.llm
-    selected = select_reviewers(str(changes.risk_tier), str(changes.project_type), only=hooks.reviewers)
-    reader = reader_for(llm_cfg, selected)  # the model's window and output cap size chunks and context
-    settings = fitted(settings, reader)
-    factory, clients = None, None
-    if reader is not None and changes.reviewable:  # a model that cannot work stops here, before any work
-        factory = llm_factory or LLMFactory(llm_cfg, sink=tally, on_heartbeat=hooks.on_heartbeat)
-        factory.sink = tally  # a shared factory reports to this run's tally (pass your sink as `telemetry`)
-        clients = {r.name: factory.for_reviewer(r.name)[0] for r in selected}
-    notes = list(changes.notes)  # what ingest capped or sampled
-    with _timed(timings, "detect", tally):  # detectors of every indexed rule set on changed lines, no LLM
-        rules = review_rules(settings, notes) if changes.reviewable else bundled_rules()
-        findings = run_detectors(changes, rules.detectors) if changes.reviewable else []
-    with _timed(timings, "validate", tally):  # EDI .flow/.dt validators (dualrag/edi), findings on changed lines
-        edi_findings, edi_notes = validate_changes(changes, load_bundled_cached(), read_file=read_file,
-                                                   max_depth=settings.limits.max_xml_depth,
-                                                   max_elements=settings.limits.max_xml_elements)
-        findings = merge_findings(findings, edi_findings) if edi_findings else findings
-    notes.extend(edi_notes)
-    with _timed(timings, "chunk", tally):
-        plan, estimator_note = run_chunking(changes, settings, read_file=read_file, reader=reader)
-    if estimator_note:
-        notes.append(estimator_note)
-    # The chunks a review may spend on; the rest stay in `plan`, unreviewed, so it is not complete.
-    price = llm_cfg.capability(reader.model).input_price if reader else None
-    # A chunk costs one request per reviewer, and one more for the model's rule query when that is on.
-    rule_query = int(settings.retrieval.enabled and settings.retrieval.channels.model_query)
-    spent, cap_note = cap_plan(plan, settings.limits, calls_per_chunk=len(selected) + rule_query if reader else 0,
-                               usd_per_prompt_token=price / 1e6 if price else None,
-                               overhead_tokens=settings.retrieval.context_tokens)
-    notes.extend([cap_note] if cap_note else [])
-    contexts: dict[str, Context] = {}
-    if settings.retrieval.enabled and spent.chunks:
-        with _timed(timings, "retrieve", tally):
-            writer = _rule_query_writer(settings, selected, clients)
-            contexts = retrieve_contexts(spent, changes, settings, source, notes=notes,
-                                         token_model=_token_model(settings, reader), rule_language=writer)
-            if writer is not None and writer.failures:
-                notes.append(f"model rule query failed {len(writer.failures)} time(s) (the code alone was searched): "
-                             f"{writer.failures[0]}")
+    same ChangeSet). `store`: a store session the caller keeps open (a worker, the MR stage that
+    records feedback after); else one is opened for this run, once, and closed after the last
+    stage that reads knowledge."""
+    run = _Run(hooks, settings, ingest_ms)
+    readers = readers_for(changes, settings, only=hooks.reviewers, factory=hooks.llm_factory, sink=run.tally,
+                          on_heartbeat=hooks.on_heartbeat)  # a model that cannot work stops here, before any work
+    model, read_file = readers.model, source.read_file
+    with _store_session(settings, store) as knowledge:
+        detection = run("detect", detect, changes, settings, knowledge)
+        validation = run("validate", validate_edi, changes, settings.limits, read_file)
+        chunking = run("chunk", chunk, changes, settings, model, read_file=read_file)
+        spent = spend(chunking.plan, settings, model, reviewers=len(readers.reviewers))
+        writer = RuleQueryWriter.for_run(settings.retrieval.channels.model_query, readers.reviewers, readers.clients)
+        retrieval = run("retrieve", retrieve, spent.plan, changes, settings, source, store=knowledge, model=model,
+                        rule_language=writer) if settings.retrieval.enabled and spent.plan.chunks else Retrieval()
+        memory = load_memory(settings, conversation.feedback, knowledge) if changes.reviewable else Memory()
     info = _with_instructions(conversation.info, source.read_base)
-    with _timed(timings, "injection", tally):
-        injection_findings, injection = find_injection(changes, [
-            ("the title", info.title), ("the description", info.description),
+    screening = run("injection", screen, changes, _fields(info))
+    findings = [*validation.joined(detection.findings), *screening.findings]
+    reviewed = run("review", review_chunks, changes, info, spent.plan, retrieval.contexts, findings, readers.reviewers,
+                   readers.clients, settings=settings, model=model, sink=run.tally, explain_dir=hooks.explain_dir,
+                   max_workers=hooks.max_workers, timed=bool(readers.clients)) \
+        if chunking.plan.chunks and changes.reviewable else StageResult()
+    verdict = run.decided(run("coordinate", judge, changes, reviewed, findings=findings, contexts=retrieval.contexts,
+                              known_ids=detection.rules.known_ids, chunk_ids=[c.id for c in chunking.plan.chunks],
+                              llm_configured=model.online, injection=screening.injection, steering=screening.steering,
+                              refused=validation.refused, prior_findings=conversation.prior_findings,
+                              break_glass=conversation.break_glass, read_file=read_file, feedback=memory.memory,
+                              model_warnings=settings.review.model_warnings))
+    chunks = [ChunkReport.of(c, context=retrieval.contexts.get(c.id)) for c in chunking.plan.chunks]
+    walk = _walkthrough(run, changes, chunks, chunking.plan, info, readers, reviewed, settings,
+                        injection=bool(screening.injection), explain_dir=hooks.explain_dir)
+    notes = [*changes.notes, *detection.notes, *validation.notes, *chunking.notes, *spent.notes, *retrieval.notes,
+             *(writer.notes if writer else ()), *reviewed.notes, *filter(None, [verdict.nothing]), *memory.notes,
+             *verdict.notes, *walk.notes]
+    return run.report(changes, chunks, verdict, reviewed, walk, notes)
+
+
+class _Run:
+    """One run's telemetry: the usage tally every event goes through (the caller's sink behind
+    it), and each stage's time."""
+
+    def __init__(self, hooks: RunHooks, settings: Settings, ingest_ms: float | None) -> None:
+        self.tally = UsageTally(hooks.telemetry, run_id=uuid.uuid4().hex[:12])
+        self.timings: dict[str, float] = {}
+        self.tally({"event": "run_start", "llm": (hooks.llm_factory.config if hooks.llm_factory else settings.llm).model})
+        if ingest_ms is not None:
+            self.timings["ingest"] = ingest_ms
+            self.tally({"event": "stage", "stage": "ingest", "ms": ingest_ms})
+
+    def __call__(self, stage: str, fn: Callable[..., Any], *args: Any, timed: bool = True, **kw: Any) -> Any:
+        """`fn(*args, **kw)`, timed as `stage` (`timed=False`: a stage that does not run for real)."""
+        if not timed:
+            return fn(*args, **kw)
+        with _timed(self.timings, stage, self.tally):
+            return fn(*args, **kw)
+
+    def decided(self, verdict: Verdict) -> Verdict:
+        outcome = verdict.outcome
+        for f in outcome.findings:
+            self.tally({"event": "finding", **f.model_dump(include={"path", "line", "severity", "category", "rule_id",
+                                                                    "source", "reviewer", "counted"})})
+        self.tally({"event": "decision", "decision": str(outcome.decision), "reasons": outcome.reasons,
+                    "dropped": verdict.dropped, "break_glass": outcome.break_glass})
+        return verdict
+
+    def report(self, changes: ChangeSet, chunks: list[ChunkReport], verdict: Verdict, reviewed: StageResult,
+               walk: Walk, notes: list[str]) -> Review:
+        usage = self.tally.usage()
+        self.tally({"event": "run_end", "usage": usage.model_dump(), "timings": self.timings})
+        outcome = verdict.outcome
+        return Review.of_changes(changes, decision=outcome.decision, chunks=chunks, findings=outcome.findings,
+                                 notes=notes, timings=self.timings, usage=usage, reviewers=reviewed.runs,
+                                 decision_reasons=outcome.reasons, break_glass=outcome.break_glass,
+                                 dropped=verdict.dropped, walkthrough=walk.walkthrough)
+
+
+@contextmanager
+def _store_session(settings: Settings, given: StoreSession | None) -> Iterator[StoreSession]:
+    """The caller's session (left open), else one for this run (closed on leaving)."""
+    if given is not None:
+        yield given
+        return
+    with StoreSession.of(settings) as own:
+        yield own
+
+
+def _fields(info: ChangeInfo) -> list[tuple[str, str | None]]:
+    """The words around the change that the injection check reads."""
+    return [("the title", info.title), ("the description", info.description),
             ("the commit messages", "\n".join(info.commit_messages)),
-            ("the repository instructions", info.instructions)])
-    injection_findings.extend(instruction_file_changes(changes))
-    if injection_findings and "the diff" not in injection:
-        injection.append("the diff")
-    findings = [*findings, *injection_findings, *steering_findings(changes)]
-    llm_configured = reader is not None
-    stage = StageResult()
-    if factory is not None and clients is not None and plan.chunks:
-        with _timed(timings, "review", tally):
-            stage = _run_reviewers(changes, info, spent, contexts, findings, selected, factory, clients, tally,
-                                   explain_dir=hooks.explain_dir, max_workers=hooks.max_workers, notes=notes,
-                                   compact=bool(reader and reader.compact), settings=settings)
-    elif changes.reviewable and plan.chunks:
-        notes.append(f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))")
-    known = set(rules.known_ids)
-    if nothing := nothing_to_review(len(changes.files), changes.reviewable):
-        notes.append(nothing)
-    context_ids = {cid: {r.rule_id for r in ctx.rules} for cid, ctx in contexts.items()}
-    memory = load_memory(settings, conversation.feedback, notes) if changes.reviewable else None
-    with _timed(timings, "coordinate", tally):
-        outcome = coordinate(
-            changes, stage.findings, detector_findings=findings, checked_findings=stage.checked,
-            context_rule_ids=context_ids, known_rule_ids=known,
-            coverage=Coverage(llm_configured=llm_configured, llm_ran=bool(stage.chunks_reviewed),
-                              complete=stage.complete([c.id for c in plan.chunks]), injection=tuple(injection),
-                              sampled=tuple(f.path for f in changes.reviewable if f.sampled_lines),
-                              unread=tuple(f.path for f in changes.files if f.unread) + refused_files(edi_findings),
-                              steering=tuple(f.path for f in steering_files(changes)),
-                              nothing=nothing),
-            prior_findings=conversation.prior_findings, break_glass=conversation.break_glass, read_file=read_file,
-            feedback=memory, model_warnings=settings.review.model_warnings,
-        )
-    decision, reasons = outcome.decision, outcome.reasons
-    notes.extend(outcome.notes)
-    dropped = {k: v for k, v in outcome.dropped.items() if v}
-    if any(k != "snapped (kept)" for k in dropped):
-        notes.append("coordinator dropped: " + ", ".join(f"{v} {k}" for k, v in sorted(dropped.items())
-                                                           if k != "snapped (kept)"))
-    for f in outcome.findings:
-        tally({"event": "finding", **f.model_dump(include={"path", "line", "severity", "category", "rule_id",
-                                                             "source", "reviewer", "counted"})})
-    tally({"event": "decision", "decision": str(decision), "reasons": reasons, "dropped": dropped,
-           "break_glass": outcome.break_glass})
-    chunks = [ChunkReport.of(c, context=contexts.get(c.id)) for c in plan.chunks]
-    walkthrough = None
-    if settings.review.walkthrough and clients and stage.chunks_reviewed \
-            and len(changes.files) >= settings.review.walkthrough_min_files:
-        with _timed(timings, "walkthrough", tally):
-            walkthrough = _walkthrough(changes, chunks, plan, info, selected, clients, reader, notes,
-                                       injection=bool(injection), explain_dir=hooks.explain_dir)
-        tally({"event": "walkthrough", "source": walkthrough.source})
-    usage = tally.usage()
-    tally({"event": "run_end", "usage": usage.model_dump(), "timings": timings})
-    return Review.of_changes(changes, decision=decision, chunks=chunks, findings=outcome.findings, notes=notes,
-                             timings=timings, usage=usage, reviewers=stage.runs, decision_reasons=reasons,
-                             break_glass=outcome.break_glass, dropped=dropped, walkthrough=walkthrough)
+            ("the repository instructions", info.instructions)]
 
 
-def _rule_query_writer(settings: Settings, selected: Sequence[Any], clients: dict[str, Any] | None
-                       ) -> RuleQueryWriter | None:
-    """The model query of rule retrieval, on the first reviewer's client, when that channel is on."""
-    if not settings.retrieval.channels.model_query or not clients:
-        return None
-    client = next((clients[r.name] for r in selected if clients.get(r.name) is not None), None)
-    return RuleQueryWriter(client) if client is not None else None
-
-
-def _walkthrough(changes: ChangeSet, chunks: list[ChunkReport], plan: ChunkPlan, info: ChangeInfo,
-                 selected: Sequence[Any], clients: dict[str, Any], reader: ReaderModel | None, notes: list[str], *,
-                 injection: bool, explain_dir: str | Path | None) -> Walkthrough:
-    """The deterministic walkthrough, written over by the model when it answers usably (one request
-    after the reviewers', on the first reviewer's client and prefix: the same cached bytes)."""
-    walkthrough = deterministic_walkthrough([FileReport.of(f) for f in changes.files], chunks,
-                                            project_type=str(changes.project_type), risk_tier=str(changes.risk_tier),
-                                            tier_reasons=changes.tier_reasons)
-    if injection:  # the author's text addresses the model: its summary of the change is not to be trusted
-        notes.append("walkthrough: the change holds text addressed to the reviewers; kept the deterministic one")
-        return walkthrough
-    reviewer = next((r for r in selected if clients.get(r.name) is not None), None)
-    if reviewer is None:
-        return walkthrough
-    folder = Path(explain_dir) if explain_dir else None
-
-    def write(name: str, text: str) -> None:
-        try:
-            if folder is not None:
-                (folder / name).write_text(text, encoding="utf-8")
-        except OSError:
-            pass
-
-    walkthrough, note = llm_walkthrough(
-        walkthrough, [h for c in plan.chunks for h in c.hunks], info, clients[reviewer.name], reviewer=reviewer.name,
-        compact=bool(reader and reader.compact), window=reader.window if reader else None,
-        max_output_tokens=reader.max_output if reader else None, write=write)
-    notes.extend([note] if note else [])
-    return walkthrough
-
-
-def _run_reviewers(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: dict[str, Context],
-                   findings: list, selected: Sequence[Any], factory: LLMFactory, clients: dict[str, Any],
-                   tally: UsageTally, *, explain_dir: str | Path | None, max_workers: int, notes: list[str],
-                   compact: bool, settings: Settings) -> StageResult:
-    """Every selected specialist and the rule checks on every chunk, through one factory (shared breakers)."""
-    stage = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=tally,
-                        max_output_tokens=factory.config.max_output_tokens, compact=compact,
-                        reverse_check=settings.review.reverse_check, rule_checks=settings.review.rule_checks,
-                        rule_check_batch=settings.review.rule_check_batch, rule_check_mode=settings.review.rule_check_mode,
-                        bundled_kb=settings.retrieval.bundled_kb).run(
-        plan.chunks, contexts, clients, selected, max_workers=max_workers)
-    notes.append(f"reviewers: {', '.join(r.name for r in selected if clients.get(r.name))} "
-                 f"on {len(plan.chunks)} chunk(s)")
-    notes.extend(stage.notes)
-    return stage
+def _walkthrough(run: _Run, changes: ChangeSet, chunks: list[ChunkReport], plan: ChunkPlan, info: ChangeInfo,
+                 readers: Readers, reviewed: StageResult, settings: Settings, *, injection: bool,
+                 explain_dir: str | Path | None) -> Walk:
+    """The walkthrough stage, when a model reviewed and the change has enough files to summarise."""
+    if not (settings.review.walkthrough and readers.clients and reviewed.chunks_reviewed
+            and len(changes.files) >= settings.review.walkthrough_min_files):
+        return Walk()
+    walk = run("walkthrough", walk_through, changes, chunks, plan, info, readers.reviewers, readers.clients,
+               model=readers.model, injection=injection, explain_dir=explain_dir)
+    run.tally({"event": "walkthrough", "source": walk.source})
+    return walk
 
 
 def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo:
@@ -268,28 +204,15 @@ def _with_instructions(info: ChangeInfo, read_file: Reader | None) -> ChangeInfo
 
 
 def run_chunking(changes: ChangeSet, settings: Settings, *, read_file: Reader | None = None,
-                 estimator: str | None = None, reader: ReaderModel | None = None) -> tuple[ChunkPlan, str | None]:
-    """Chunk a ChangeSet with the configured estimator; an `exact` estimator whose tokenizer is
-    not installed degrades to `fast` with a note rather than failing the review. The window is
-    the reader's (the reviewers' model; `reader_for` of the configured ones when not given),
-    else, offline, the chunking section's."""
-    cfg = settings.chunking
+                 estimator: str | None = None, reader: ResolvedModel | None = None) -> tuple[ChunkPlan, str | None]:
+    """Chunk a ChangeSet with the configured estimator (the chunk stage on its own: `dualrag chunk`).
+    `reader`: the resolved model whose window and tokenizer apply; not given, the one the
+    configured reviewers of the change would get (offline: the chunking section's)."""
     if reader is None:
-        reader = reader_for(settings.llm, select_reviewers(str(changes.risk_tier), str(changes.project_type)))
-    kind, note, model = estimator or cfg.estimator, None, _token_model(settings, reader)
-    try:
-        est = get_estimator(kind, model=model)
-    except (TokenizerUnavailable, ValueError, ImportError, OSError) as exc:
-        est, note = get_estimator("fast", model=model), f"token estimator '{kind}' unavailable ({exc}); used 'fast'"
-    window = reader.window if reader is not None else None
-    return chunk_changes(changes, estimator=est, config=cfg, read_file=read_file, window=window,
-                         limits=settings.limits), note
-
-
-def _token_model(settings: Settings, reader: ReaderModel | None) -> str | None:
-    """Whose tokenizer counts: the reviewers' model (its name without the provider), else, offline,
-    the chunking section's."""
-    return reader.name if reader is not None else settings.chunking.model
+        reader = resolve_for(settings, select_reviewers(str(changes.risk_tier), str(changes.project_type),
+                                                        languages=[f.language for f in changes.files if f.reviewable]))
+    result = chunk(changes, settings, reader, read_file=read_file, estimator=estimator)
+    return result.plan, result.note
 
 
 @contextmanager
@@ -301,3 +224,113 @@ def _timed(timings: dict[str, float], stage: str, sink: EventSink | None = None)
         timings[stage] = round((time.perf_counter() - start) * 1000, 2)
         if sink is not None:
             sink({"event": "stage", "stage": stage, "ms": timings[stage]})
+
+
+# ------------------------------------------------------------------------------ a merge request, end to end
+# The CI stage (`dualrag gitlab|github review`) and the review service's worker both call
+# `review_merge_request`: read the MR, review it, publish to it. Printing and report files stay
+# with the caller, and so does the adapter (the caller closes its client).
+
+
+@dataclass(frozen=True)
+class MRRun:
+    """One merge-request review: the Review, what publishing did (None when a newer push superseded
+    the head before it was published), the ChangeSet reviewed (None when the stage stopped before
+    ingesting), and notes for the operator's log (where the diff came from), never for the MR."""
+
+    review: Any  # dualrag.review.model.Review
+    result: Any | None  # dualrag.vcs.model.PublishResult
+    changes: ChangeSet | None
+    notes: tuple[str, ...] = ()
+    superseded: bool = False
+
+
+class _Superseded(Exception):
+    def __init__(self, review: Any) -> None:
+        super().__init__("superseded by a newer head")
+        self.review = review
+
+
+def mr_review_fn(settings: Settings, *, hooks: RunHooks = RunHooks(), feedback: FeedbackScope | None = None):
+    """The merge-request stage's review function (`dualrag.vcs.stage.ReviewFn`): the pipeline on
+    the ingested change, with the MR's conversation (author's words, earlier findings, break glass)."""
+
+    def review(changes, source, priors, break_glass, info):
+        return review_changes(changes, source, settings, hooks=hooks,
+                              conversation=Conversation(info=info, prior_findings=tuple(priors),
+                                                        break_glass=break_glass, feedback=feedback))
+
+    return review
+
+
+def checkout_source(settings: Settings, git: Any, base_sha: str | None, notes: list[str]):
+    """The MR's change from a CI checkout (`dualrag.source.git.GitRepo`), at the MR head; None
+    from the returned function means the platform's API diff. Never another commit: a fork's head
+    missing from the checkout means the API diff, not HEAD."""
+    from dualrag.diff.ingest import max_diff_bytes
+    from dualrag.errors import SourceError
+    from dualrag.source.review_source import ReviewSource
+
+    def source(state):
+        if git is None:
+            return None
+        if not state.head_sha:
+            notes.append("the platform named no head commit; used the API diff")
+            return None
+        base = base_sha or state.base_sha
+        try:
+            head = git.verify_ref(state.head_sha)
+        except SourceError:
+            notes.append(f"MR head {state.head_sha[:12]} is not in the checkout (a fork?); used the API diff")
+            return None
+        try:
+            diff = git.diff_range(base, head, max_diff_bytes(settings))
+        except SourceError as exc:  # shallow clone without the base: the API has the diff
+            notes.append(f"checkout diff unavailable ({exc}); used the API diff")
+            return None
+        return ReviewSource.from_git(git, diff, ref=head, base=base, max_file_bytes=settings.chunking.max_file_bytes,
+                                     head=head)
+
+    return source
+
+
+def review_merge_request(adapter: Any, settings: Settings, *, git: Any = None, base_sha: str | None = None,
+                         state: Any = None, break_glass: str | None = None, dry_run: bool = False,
+                         sink: EventSink | None = None, feedback: FeedbackScope | None = None,
+                         report_url: str | None = None, review_fn: Callable[..., Any] | None = None,
+                         hooks: RunHooks | None = None, still_current: Callable[[], bool] | None = None) -> MRRun:
+    """Review a merge request and publish to it (`dualrag.vcs.stage.run_stage`).
+
+    `adapter`: a GitLab/GitHub adapter; `git`: a CI checkout to take the diff from (None: the API
+    diff, as the service does); `state`: the MR as already loaded; `break_glass`: the phrase (None:
+    the default, '' disables); `review_fn`: another review function (tests); `hooks`: how the run
+    is observed (its telemetry defaults to `sink`); `still_current`: asked after the review and
+    right before publishing — False means a newer push superseded this head, and nothing is
+    published (`MRRun.superseded`)."""
+    from dataclasses import replace
+
+    from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, run_stage
+
+    notes: list[str] = []
+    seen: list[ChangeSet] = []
+    run_hooks = hooks or RunHooks(telemetry=sink)
+    if run_hooks.telemetry is None and sink is not None:
+        run_hooks = replace(run_hooks, telemetry=sink)
+    inner = review_fn or mr_review_fn(settings, hooks=run_hooks, feedback=feedback)
+
+    def review(changes, source, priors, glass, info):
+        seen.append(changes)
+        result = inner(changes, source, priors, glass, info)
+        if still_current is not None and not still_current():
+            raise _Superseded(result)
+        return result
+
+    try:
+        reviewed, result = run_stage(
+            adapter, review, settings, source=checkout_source(settings, git, base_sha, notes),
+            break_glass_phrase=DEFAULT_BREAK_GLASS if break_glass is None else break_glass, dry_run=dry_run,
+            sink=sink, feedback=feedback, report_url=report_url, state=state)
+    except _Superseded as stop:
+        notes.append("a newer push superseded this head: nothing published")
+        return MRRun(stop.review, None, seen[0] if seen else None, tuple(notes), superseded=True)
+    return MRRun(reviewed, result, seen[0] if seen else None, tuple(notes))

@@ -116,7 +116,7 @@ def test_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
         cfg = load_settings(None)
         with open_store(path) as store:
             index_bundled(store, cfg.retrieval.bundled_kb, get_embedder(config=cfg.embedding),
-                          Bm25Encoder(cfg.embedding.bm25), [])
+                          Bm25Encoder(cfg.embedding.bm25))
     return path
 
 

@@ -182,3 +182,30 @@ def test_unknown_top_level_env_key(monkeypatch):
     monkeypatch.setenv("DUALRAG_FROMAT", "json")
     with pytest.raises(ConfigError, match="unknown key: 'fromat' in environment DUALRAG_FROMAT"):
         load_settings(None)
+
+
+def test_deprecated_window_table_and_answer_reserve_move_to_llm(tmp_path, caplog):
+    """`[chunking] windows` and `[retrieval] output_tokens` had a second home beside `[llm]`: they
+    still work, moved there with a line saying so, and the model's other capabilities stay."""
+    path = write_toml(tmp_path, '[chunking]\nmodel = "mine"\nwindows = { "gpt-4o" = 64000, "mine" = 9000 }\n'
+                                '[retrieval]\noutput_tokens = 2000\n')
+    with caplog.at_level("WARNING", logger="dualrag.progress"):
+        s = load_settings(path)
+    said = " | ".join(r.getMessage() for r in caplog.records)
+    assert "chunking.windows is deprecated" in said and "retrieval.output_tokens is deprecated" in said
+    gpt = s.llm.capability("openai:gpt-4o")
+    assert gpt.context_window == 64_000 and gpt.input_price == 2.50 and gpt.json_schema  # the rest is the model's
+    assert s.llm.max_output_tokens == 2_000 and s.llm.window_of("mine") == 9_000
+    assert not hasattr(s.retrieval, "output_tokens") and not hasattr(s.chunking, "windows")
+    both = write_toml(tmp_path, '[retrieval]\noutput_tokens = 2000\n[llm]\nmax_output_tokens = 700\n')
+    assert load_settings(both).llm.max_output_tokens == 700  # the one home wins
+
+
+def test_offline_window_comes_from_the_one_capability_table():
+    from dualrag.config.resolved import resolve_model
+
+    assert resolve_model(load_settings(None, chunking={"model": "gpt-4o"}), ()).window == 128_000
+    assert resolve_model(load_settings(None, chunking={"model": "claude-sonnet-4-5"}), ()).window == 200_000
+    local = load_settings(None, chunking={"model": "local"}, llm={"models": {"openai:local": {"window": 16_384}}})
+    assert resolve_model(local, ()).window == 16_384
+    assert resolve_model(load_settings(None, chunking={"model": "unknown-7b"}), ()).window == 128_000  # window_tokens

@@ -14,14 +14,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # Lowest first. A module belongs to the longest prefix that names it.
+# The stages are listed in the order of the flow (ARCHITECTURE.md, "One direction"): ingest, checks
+# (detectors, validators, injection), chunks (and their caps), context. A stage may import the
+# stages before it, never one after it.
+STAGES = ("dualrag.diff", "dualrag.checks", "dualrag.chunking", "dualrag.retrieval")
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("dualrag", "dualrag.config", "dualrag.source", "dualrag.findings", "dualrag.units",
                     "dualrag.errors", "dualrag.rulebook", "dualrag.store", "dualrag.embedding", "dualrag.rerank",
                     "dualrag.parsing", "dualrag.tokens", "dualrag.edi", "dualrag.languages")),
-    ("stage", ("dualrag.diff", "dualrag.checks", "dualrag.chunking", "dualrag.retrieval")),
+    ("stage", STAGES),
     ("review", ("dualrag.review", "dualrag.llm")),
     ("publish", ("dualrag.publish", "dualrag.vcs")),
-    ("top", ("dualrag.cli", "dualrag.pipeline", "dualrag.__main__", "dualrag.testing")),
+    ("top", ("dualrag.cli", "dualrag.pipeline", "dualrag.__main__", "dualrag.testing", "dualrag.service")),
 ]
 OFFLINE = "indexers"  # writes through the foundations; only the CLI reaches both sides
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
@@ -36,6 +40,11 @@ def layer_of(module: str) -> str | None:
             if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > best[0]):
                 best = (len(prefix), name)
     return best[1] if best else None
+
+
+def stage_of(module: str) -> int | None:
+    """The place of a stage module's stage in the flow (None: not a stage module)."""
+    return next((i for i, prefix in enumerate(STAGES) if module == prefix or module.startswith(prefix + ".")), None)
 
 
 def module_name(path: Path) -> str:
@@ -82,6 +91,8 @@ def violation(source: str, target: str) -> str | None:
         return None if src == "top" else "the online pipeline imports indexers/"
     if RANK[dst] > RANK[src]:
         return f"{src} imports {dst}"
+    if src == dst == "stage" and (later := stage_of(target)) > (earlier := stage_of(source)):
+        return f"stage {STAGES[earlier]} imports {STAGES[later]}, a stage after it"
     return None
 
 
@@ -111,6 +122,11 @@ def test_no_two_modules_import_each_other():
     ("dualrag.review.stage", "indexers.rules", "the online pipeline imports indexers/"),
     ("dualrag.cli.knowledge", "indexers.rules", None),
     ("dualrag.retrieval.stage", "dualrag.store", None),
+    ("dualrag.checks.detectors", "dualrag.chunking.model", "stage dualrag.checks imports dualrag.chunking, a stage after it"),
+    ("dualrag.diff.ingest", "dualrag.retrieval", "stage dualrag.diff imports dualrag.retrieval, a stage after it"),
+    ("dualrag.chunking.stage", "dualrag.diff.model", None),
+    ("dualrag.retrieval.stage", "dualrag.chunking", None),
+    ("dualrag.checks.screen", "dualrag.checks.injection", None),
 ])
 def test_the_map_judges_as_written(source, target, expected):
     assert violation(source, target) == expected

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from dualrag import languages as language_packs
@@ -44,6 +44,7 @@ from dualrag.units import Detector, RuleUnit
 
 if TYPE_CHECKING:
     from dualrag.config import Settings
+    from dualrag.store.session import StoreSession
 
 def file_project_type(language: str) -> str:
     """The project type a file's language pack gives it ("generic" when none)."""
@@ -77,10 +78,24 @@ def _patterns(lines: tuple[str, ...]) -> PathPatterns:
 @dataclass(frozen=True)
 class ReviewRules:
     """The rules a review checks against: the detectors to run, and every rule id a finding may
-    cite (the coordinator drops a citation of an unknown id)."""
+    cite (the coordinator drops a citation of an unknown id); `notes`: knowledge bases whose
+    detectors could not be read."""
 
     detectors: tuple[RuleUnit, ...]
     known_ids: frozenset[str]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The detect stage: findings of the detectors on changed lines, the rules they came from."""
+
+    findings: list[Finding]
+    rules: ReviewRules
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.rules.notes
 
 
 def bundled_rules() -> ReviewRules:
@@ -88,36 +103,51 @@ def bundled_rules() -> ReviewRules:
     return ReviewRules(tuple(r for r in bundled if r.detect is not None), frozenset(r.rule_id for r in bundled))
 
 
-def review_rules(settings: Settings, notes: list[str]) -> ReviewRules:
+def detect(changes: ChangeSet, settings: Settings, store: StoreSession) -> Detection:
+    """The detectors of every indexed rule set on the changed lines, no LLM (nothing reviewable:
+    nothing run, the bundled ids still citable)."""
+    if not changes.reviewable:
+        return Detection([], bundled_rules())
+    rules = review_rules(settings, store)
+    return Detection(run_detectors(changes, rules.detectors), rules)
+
+
+def review_rules(settings: Settings, store: StoreSession | None = None) -> ReviewRules:
     """The bundled rules plus the rules of the store's configured knowledge bases (`retrieval.kbs`,
     else all; the store's copy of the bundled rules is skipped, the package's is current). A store
     that does not exist yet is not created; one that cannot be opened costs the team detectors
-    only, with a note. The store is opened and closed here: an embedded store admits one client."""
+    only, with a note. `store`: the run's; without one the store is opened and closed here."""
     base = bundled_rules()
     if settings.rules.disable:  # `[rules] disable`: these rules' detectors never run (mined or written)
         base = ReviewRules(tuple(r for r in base.detectors if not settings.rules.disabled(r.rule_id)), base.known_ids)
-    if not settings.qdrant.url and not Path(settings.store).is_dir():
+    if store is None:
+        from dualrag.store.session import StoreSession
+
+        with StoreSession.of(settings) as own:
+            return review_rules(settings, own)
+    if not store.exists():
         return base
     detectors = {(r.source.kb, r.source.document, r.rule_id): r for r in base.detectors}
     known = set(base.known_ids)
-    from dualrag.store import RuleFilter, open_store  # qdrant-client imports slowly: only when a store exists
+    notes: list[str] = []
+    from dualrag.store import RuleFilter  # qdrant-client imports slowly: only when a store exists
 
     try:
-        with open_store(settings.store, settings.qdrant) as store:
-            kbs = settings.retrieval.kbs or store.knowledge_bases()
-            for kb in kbs:
-                if kb == settings.retrieval.bundled_kb or not store.exists(kb):
-                    continue
-                try:
-                    known.update(store.rule_documents(kb))
-                    for rule in store.units(kb, RuleFilter(has_detector=True)):
-                        if not settings.rules.disabled(rule.rule_id):
-                            detectors.setdefault((rule.source.kb, rule.source.document, rule.rule_id), rule)
-                except UserError as exc:
-                    notes.append(f"detectors of knowledge base '{kb}' skipped: {exc}")
+        db = store.rules()
+        kbs = settings.retrieval.kbs or db.knowledge_bases()
+        for kb in kbs:
+            if kb == settings.retrieval.bundled_kb or not db.exists(kb):
+                continue
+            try:
+                known.update(db.rule_documents(kb))
+                for rule in db.units(kb, RuleFilter(has_detector=True)):
+                    if not settings.rules.disabled(rule.rule_id):
+                        detectors.setdefault((rule.source.kb, rule.source.document, rule.rule_id), rule)
+            except UserError as exc:
+                notes.append(f"detectors of knowledge base '{kb}' skipped: {exc}")
     except UserError as exc:
         notes.append(f"team rule detectors skipped: {exc}")
-    return ReviewRules(tuple(detectors.values()), frozenset(known))
+    return ReviewRules(tuple(detectors.values()), frozenset(known), tuple(notes))
 
 
 def run_detectors(changes: ChangeSet, rules: Sequence[RuleUnit]) -> list[Finding]:

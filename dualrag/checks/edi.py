@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from dualrag.checks.anchoring import removal_anchor
+from dualrag.config.limits import LimitsConfig
 from dualrag.diff.model import ChangeSet, FileDiff, FileStatus
 from dualrag.edi.model import Document, Issue, kind_of
 from dualrag.edi.reader import MAX_BYTES, MAX_DEPTH, MAX_ELEMENTS, read_document, scan_fragment
 from dualrag.edi.validators import Files, validate
 from dualrag.findings import Finding
+from dualrag.rulebook import load_bundled_cached
 from dualrag.units import RuleUnit
 
 Reader = Callable[[str], "bytes | None"]
@@ -28,6 +31,30 @@ CATEGORY = "edi"
 def edi_files(changes: ChangeSet) -> list[FileDiff]:
     return [f for f in changes.reviewable
             if not f.binary and f.status != FileStatus.DELETED and kind_of(f.path) is not None]
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The validate stage: the validators' findings, the EDI files they refused to read (held at
+    no_verdict like unread code) and what was not checked."""
+
+    findings: list[Finding]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        return refused_files(self.findings)
+
+    def joined(self, detector: list[Finding]) -> list[Finding]:
+        """The detectors' findings and these, one per (path, line, rule)."""
+        return merge_findings(detector, self.findings) if self.findings else detector
+
+
+def validate_edi(changes: ChangeSet, limits: LimitsConfig, read_file: Reader | None = None) -> Validation:
+    """The EDI validators (dualrag/edi) on a change, with the bundled EDI rules and `[limits]`' XML caps."""
+    findings, notes = validate_changes(changes, load_bundled_cached(), read_file=read_file,
+                                       max_depth=limits.max_xml_depth, max_elements=limits.max_xml_elements)
+    return Validation(findings, tuple(notes))
 
 
 def validate_changes(changes: ChangeSet, rules: Sequence[RuleUnit], *, read_file: Reader | None = None,

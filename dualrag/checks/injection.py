@@ -45,7 +45,7 @@ from dualrag.findings import Finding
 
 # Files that steer automated reviewers: read from the target branch, and a change to them is flagged.
 INSTRUCTION_FILES = ("AGENTS.md", "REVIEW.md")
-# Margins from scripts/eval_injection.py (own held-out paraphrases vs real prose of ../shared/eval):
+# Margins from scripts/eval/injection.py (own held-out paraphrases vs real prose of ../shared/eval):
 # prose an author addresses to reviewers is read more strictly than code; a span with no word
 # about reviews or answers must sit further from ordinary text still.
 FIELD_MARGIN = 0.02

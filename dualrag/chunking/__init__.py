@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 
-from dualrag.chunking.budget import budget_for, window_for
+from dualrag.chunking.budget import budget_for
 from dualrag.chunking.model import Budget, Chunk, ChunkMember, ChunkPlan, HunkSlice
 from dualrag.chunking.packer import Counter, Packer, Prepared
 from dualrag.chunking.render import diff_line, file_header
@@ -25,7 +25,7 @@ from dualrag.diff.model import ChangeSet, FileDiff, FileStatus
 from dualrag.source.encoding import decode
 
 __all__ = [
-    "Budget", "Chunk", "ChunkMember", "ChunkPlan", "HunkSlice", "budget_for", "chunk_changes", "window_for",
+    "Budget", "Chunk", "ChunkMember", "ChunkPlan", "HunkSlice", "budget_for", "chunk_changes",
 ]
 
 Reader = Callable[[str], "bytes | None"]
@@ -38,15 +38,14 @@ def chunk_changes(
     estimator,
     config: ChunkingConfig,
     budget: int | None = None,
-    model: str | None = None,
     read_file: Reader | None = None,
     window: int | None = None,
     limits: LimitsConfig | None = None,
 ) -> ChunkPlan:
     """Chunks of the reviewable files, each estimated at or below the budget. `window`: the
-    reviewing model's context window (else the configured one of `model`); `limits`: the XML
+    reading model's context window (else `config.window_tokens`); `limits`: the XML
     shape parsed for element boundaries."""
-    b = budget_for(config, model=model, window=window, override=budget)
+    b = budget_for(config, window=window, override=budget)
     counter = Counter(estimator)
     files = sorted((f for f in changes.reviewable), key=lambda f: (posixpath.dirname(f.path), f.path))
     prepared: dict[str, Prepared] = {}

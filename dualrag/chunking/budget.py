@@ -6,23 +6,12 @@ from dualrag.chunking.model import Budget
 from dualrag.config import ChunkingConfig
 
 
-def window_for(config: ChunkingConfig, model: str | None) -> int:
-    """The configured window of `model` (provider prefixes like `openai/` ignored), else the default."""
-    if model:
-        name = model.strip().lower().rsplit("/", 1)[-1]
-        windows = {k.lower(): v for k, v in config.windows.items()}
-        if name in windows:
-            return windows[name]
-    return config.window_tokens
-
-
-def budget_for(config: ChunkingConfig, *, model: str | None = None, window: int | None = None,
-               override: int | None = None) -> Budget:
-    """`window` is the reviewing model's (its capability entry); without one, the configured window
-    of `model`. `override` (the CLI's --budget) fixes the chunk budget and makes it the chunking
-    threshold too: whoever names a budget wants no chunk above it; `config.budget` is the same from
-    the settings."""
-    window = window or window_for(config, model or config.model)
+def budget_for(config: ChunkingConfig, *, window: int | None = None, override: int | None = None) -> Budget:
+    """`window` is the reading model's (`config.resolved.ResolvedModel.window`: its capability
+    entry, offline `[chunking] model`'s); without one, `window_tokens`. `override` (the CLI's
+    --budget) fixes the chunk budget and makes it the chunking threshold too: whoever names a
+    budget wants no chunk above it; `config.budget` is the same from the settings."""
+    window = window or config.window_tokens
     override = override if override is not None else config.budget
     usable = int(window * config.usable_fraction)
     if override is not None:

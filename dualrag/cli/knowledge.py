@@ -10,6 +10,7 @@ import contextlib
 import json
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -18,6 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from dualrag import languages
 from dualrag.cli.console import console as make_console
 from dualrag.cli.console import line_progress
 from dualrag.cli.options import config_option, debug_option, load_cli_settings, store_option
@@ -150,7 +152,7 @@ def _index_bundled(settings: Settings) -> None:
     kb = settings.retrieval.bundled_kb
     embedder, sparse = _tools(settings)
     with open_store(settings.store, settings.qdrant) as db:
-        index_bundled(db, kb, embedder, sparse, [])  # what it did is said on the progress channel
+        index_bundled(db, kb, embedder, sparse)  # what it did is said on the progress channel
         count = db.count(kb)
     click.echo(f"{kb}: {count} bundled rules in {settings.store} ({embedder.name}), "
                f"{time.perf_counter() - start:.1f}s")
@@ -354,6 +356,21 @@ def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, mine: bool | None, 
     _print_documents(documents, fmt, rejected=rejected)
 
 
+def _search_languages(lang: str | None, code_file: str | None) -> tuple[str, ...]:
+    """The languages whose rules a search wants, as the packs know them: a pack's language, every
+    language of the packs that give a project type (`edi`), `other`, or the file's language."""
+    if lang is None:
+        return (language_of(code_file) if code_file else "java",)
+    if lang == "other" or languages.pack_for(lang) is not None:
+        return (lang,)
+    typed = tuple(p.name for p in languages.packs() if p.project_type == lang)
+    if typed:
+        return typed
+    known = sorted({p.name for p in languages.packs()} | {p.project_type for p in languages.packs() if p.project_type})
+    raise UserError(f"--lang {lang!r}: no language pack or project type by that name "
+                    f"(known: {', '.join(known)}, other)")
+
+
 @click.group("search")
 def search() -> None:
     """Search the knowledge bases."""
@@ -362,8 +379,10 @@ def search() -> None:
 @search.command("rules")
 @click.option("--code-file", metavar="FILE", help="Find the rules this code concerns.")
 @click.option("--text", metavar="TEXT", help="Find the rules this text concerns.")
-@click.option("--lang", type=click.Choice(["java", "edi", "edi-flow", "edi-dt", "xml", "sql", "other"]),
-              help="Language of the code (default: from the file name, else java).")
+@click.option("--lang", metavar="LANG",
+              help="Language of the code: a language pack (java, kotlin, python, sql, mybatis, edi-flow, ...), "
+                   "a project type its packs give (edi: every EDI language) or other "
+                   "(default: from the file name, else java).")
 @click.option("--kb", "kbs", multiple=True, help="Knowledge base(s) to search (default: all).")
 @click.option("--top-k", default=10, show_default=True, type=click.IntRange(1, 200))
 @click.option("--mode", type=click.Choice(["hybrid", "dense", "sparse"]), default="hybrid", show_default=True)
@@ -375,7 +394,8 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
                  mode: str, store: str | None, fmt: str, config_file: str | None) -> None:
     """Rules for a piece of code or text: one hit per rule, best first."""
     from dualrag.retrieval.query import build_rule_query
-    from dualrag.retrieval.stage import open_rule_retriever
+    from dualrag.retrieval.stage import rule_retriever
+    from dualrag.store.session import StoreSession
 
     if (code_file is None) == (text is None):
         raise click.UsageError("give exactly one of --code-file FILE or --text TEXT")
@@ -386,15 +406,15 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
             raise UserError(f"cannot read {code_file}: {exc.strerror}") from None
     else:
         query_text = text or ""
-    language = lang or (language_of(code_file) if code_file else "java")
-    language = "edi-dt" if language == "edi" else language
+    searched = _search_languages(lang, code_file)
     settings = _settings(store, config_file)
     if kbs:
         settings = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"kbs": list(kbs)})})
-    notes: list[str] = []
-    project_type = "edi" if language.startswith("edi") else ("java" if language == "java" else None)
-    query = build_rule_query(query_text, language=language, project_type=project_type)
-    with open_rule_retriever(settings, notes) as retriever:
+    pack = languages.pack_for(searched[0])
+    query = build_rule_query(query_text, language=searched[0], project_type=pack.project_type if pack else None)
+    query = replace(query, languages=searched)
+    with StoreSession.of(settings) as store:
+        retriever, notes = rule_retriever(settings, store)
         if retriever is None or not retriever.kbs:
             raise UserError("; ".join(notes) or "no knowledge base to search: run 'dualrag index rules' first")
         hits = retriever.retrieve(query, top_k=top_k, mode=mode)

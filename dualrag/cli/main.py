@@ -17,6 +17,7 @@ from dualrag.cli.index_code import index_code
 from dualrag.cli.knowledge import index, kb, rules, search
 from dualrag.cli.models import models
 from dualrag.cli.review import chunk, review
+from dualrag.cli.service import serve, worker
 from dualrag.cli.vcs import github, gitlab
 from dualrag.errors import UserError
 from dualrag.source.text import neutralise
@@ -29,7 +30,7 @@ def cli(debug: bool) -> None:
     """AI code review for merge requests, with code context and team rules retrieved side by side."""
 
 
-for _command in (review, chunk, index, rules, search, kb, models, gitlab, github, feedback):
+for _command in (review, chunk, index, rules, search, kb, models, gitlab, github, feedback, serve, worker):
     cli.add_command(_command)
 index.add_command(index_code)
 

@@ -26,17 +26,15 @@ from dualrag.cli.options import (
     warn_if_unreviewed,
 )
 from dualrag.config import Settings
-from dualrag.diff.ingest import max_diff_bytes
 from dualrag.errors import SourceError, UserError
 from dualrag.feedback import FeedbackScope, repository_key
 from dualrag.publish.render import render
 from dualrag.review.decision import at_or_above
 from dualrag.review.model import Review
 from dualrag.source.git import GitRepo
-from dualrag.source.review_source import ReviewSource
 from dualrag.vcs.http import RetryPolicy
 from dualrag.vcs.model import PublishResult
-from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, ReviewFn, SourceFn, run_stage
+from dualrag.vcs.stage import DEFAULT_BREAK_GLASS, ReviewFn
 from dualrag.vcs.state import MRState
 
 _common = options_group(
@@ -107,75 +105,41 @@ def _feedback_scope(settings: Settings, project: str, mr: str) -> FeedbackScope 
     return FeedbackScope(key, mr) if key and settings.feedback.enabled else None
 
 
-def _review_fn(settings: Settings, sink, feedback: FeedbackScope | None = None, seen: list | None = None) -> ReviewFn:
-    """`seen` receives the ChangeSet reviewed (the HTML report shows its diff)."""
-    from dualrag.pipeline import Conversation, RunHooks, review_changes
+def _review_fn(settings: Settings, sink, feedback: FeedbackScope | None = None) -> ReviewFn:
+    """The review function of the stage (tests put a fixed reviewer in its place)."""
+    from dualrag.pipeline import RunHooks, mr_review_fn
 
-    def review(changes, source, priors, break_glass, info) -> Review:
-        if seen is not None:
-            seen.append(changes)
-        return review_changes(changes, source, settings, hooks=RunHooks(telemetry=sink),
-                              conversation=Conversation(info=info, prior_findings=tuple(priors),
-                                                        break_glass=break_glass, feedback=feedback))
-
-    return review
-
-
-def _checkout_source(settings: Settings, git: GitRepo | None, base_sha: str | None, notes: list[str]) -> SourceFn:
-    """The MR's change from the CI checkout, at the MR head (None: the API diff is used). Never
-    another commit: a fork's head missing from the checkout means the API diff, not HEAD."""
-
-    def source(state: MRState) -> ReviewSource | None:
-        if git is None:
-            return None
-        if not state.head_sha:
-            notes.append("the platform named no head commit; used the API diff")
-            return None
-        base = base_sha or state.base_sha
-        try:
-            head = git.verify_ref(state.head_sha)
-        except SourceError:
-            notes.append(f"MR head {state.head_sha[:12]} is not in the checkout (a fork?); used the API diff")
-            return None
-        try:
-            diff = git.diff_range(base, head, max_diff_bytes(settings))
-        except SourceError as exc:  # shallow clone without the base: the API has the diff
-            notes.append(f"checkout diff unavailable ({exc}); used the API diff")
-            return None
-        return ReviewSource.from_git(git, diff, ref=head, base=base, max_file_bytes=settings.chunking.max_file_bytes,
-                                     head=head)
-
-    return source
+    return mr_review_fn(settings, hooks=RunHooks(telemetry=sink), feedback=feedback)
 
 
 def _run(adapter, settings: Settings, git: GitRepo | None, base_sha: str | None, *, fail_on, break_glass, dry_run,
          sarif_out, cq_out, json_out, md_out, html_out, telemetry, feedback: FeedbackScope | None = None,
          state: MRState | None = None) -> int:
     from dualrag.llm.telemetry import JsonlSink
+    from dualrag.pipeline import review_merge_request
     from dualrag.vcs.report import report_url
 
     for path in (sarif_out, cq_out, json_out, md_out, html_out):
         check_writable(path)
-    notes: list[str] = []
-    seen: list = []
     sink = JsonlSink(telemetry) if telemetry else None
     try:
-        review, result = run_stage(adapter, _review_fn(settings, sink, feedback, seen), settings,
-                                   source=_checkout_source(settings, git, base_sha, notes),
-                                   break_glass_phrase=break_glass, dry_run=dry_run, sink=sink, feedback=feedback,
-                                   report_url=report_url(adapter.platform, html_out), state=state)
+        run = review_merge_request(adapter, settings, git=git, base_sha=base_sha, state=state,
+                                   break_glass=break_glass, dry_run=dry_run, sink=sink, feedback=feedback,
+                                   report_url=report_url(adapter.platform, html_out),
+                                   review_fn=_review_fn(settings, sink, feedback))
     finally:
         adapter.client.close()
         if sink:
             sink.close()
+    review, result = run.review, run.result
     for path, fmt in ((sarif_out, "sarif"), (cq_out, "codequality"), (json_out, "json"), (md_out, "markdown"),
                       (html_out, "html")):
         if path:
             try:
-                Path(path).write_text(render(review, fmt, changes=seen[0] if seen else None), encoding="utf-8")
+                Path(path).write_text(render(review, fmt, changes=run.changes), encoding="utf-8")
             except OSError as exc:
                 raise UserError(f"cannot write report to {path}: {exc.strerror}") from None
-    _print(adapter.platform, result, adapter, notes, dry_run, review)
+    _print(adapter.platform, result, adapter, list(run.notes), dry_run, review)
     warn_if_unreviewed(review)
     if fail_on != "never" and at_or_above(result.decision, fail_on):
         click.echo(f"dualrag: decision {result.decision} fails the job (--fail-on {fail_on})", err=True)

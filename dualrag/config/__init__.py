@@ -15,6 +15,7 @@ from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
 from dualrag.config.review import ReviewConfig
 from dualrag.config.section import Section
+from dualrag.config.service import ServiceConfig
 from dualrag.config.settings import (
     CONFIG_FILE_NAME,
     ENV_PREFIX,
@@ -29,6 +30,6 @@ from dualrag.config.vcs import VcsConfig
 __all__ = [
     "CONFIG_FILE_NAME", "ENV_PREFIX", "NON_SETTING_ENV", "Bm25Config", "ChunkingConfig", "EmbeddingConfig", "FeedbackConfig",
     "LLMConfig", "LimitsConfig", "ModelCapability", "ModelSpec", "NoiseConfig", "RerankConfig",
-    "RetrievalConfig", "ReviewConfig", "Section", "Settings", "StoreConfig", "TierConfig", "VcsConfig", "find_config_file",
+    "RetrievalConfig", "ReviewConfig", "Section", "ServiceConfig", "Settings", "StoreConfig", "TierConfig", "VcsConfig", "find_config_file",
     "load_settings",
 ]

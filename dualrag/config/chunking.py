@@ -17,15 +17,8 @@ class ChunkingConfig(Section):
                                                 "takes both from its reviewers' model, [llm])")
     budget: int | None = Field(None, gt=0, description="tokens per chunk, whatever the window (--budget): also "
                                                        "the threshold above which a change is chunked")
-    window_tokens: int = Field(128_000, gt=0, description="context window when the model has no entry in windows")
-    windows: dict[str, int] = Field(
-        default_factory=lambda: {
-            "gpt-4o": 128_000, "gpt-4o-mini": 128_000, "gpt-4.1": 1_047_576, "gpt-4.1-mini": 1_047_576,
-            "o3": 200_000, "o4-mini": 200_000, "claude-sonnet-4": 200_000, "deepseek-chat": 64_000,
-            "qwen-plus": 131_072,
-        },
-        description="context window per model name",
-    )
+    window_tokens: int = Field(128_000, gt=0, description="offline: the context window when `model` has no "
+                                                         "capability entry ([llm.models])")
     usable_fraction: float = Field(0.8, gt=0, le=1, description="safety margin on the window")
     start_above_tokens: int = Field(100_000, gt=0, description="chunk only when the review estimate exceeds this")
     chunk_max_tokens: int = Field(60_000, gt=0, description="upper bound of one chunk")

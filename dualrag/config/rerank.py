@@ -21,7 +21,7 @@ class RerankConfig(Section):
     model_dir: Path | None = Field(None, description="ONNX cross-encoder folder (None = reranking skipped)")
     int8: bool = Field(False, description="use model_int8.onnx (dynamic int8 quantisation) from the folder")
     threads: int = Field(2, ge=1, le=256, description="ONNX Runtime intra-op threads")
-    # 8: int8 runs faster in small batches than in 16 or 32 (scripts/bench_rerank.py prints the sweep)
+    # 8: int8 runs faster in small batches than in 16 or 32 (scripts/bench/rerank.py prints the sweep)
     batch_size: int = Field(8, ge=1, le=1024, description="pairs per forward pass (pairs are batched by length)")
     max_length: int | None = Field(
         None, ge=16, le=8192, description="tokens per (query, candidate) pair (None = the model's, at most 512)"

@@ -6,7 +6,7 @@ from pydantic import Field
 
 from dualrag.config.section import Section
 
-# The bundled rules' floor, calibrated by scripts/calibrate_rule_floor.py on the dev guideline with
+# The bundled rules' floor, calibrated by scripts/eval/calibrate_rule_floor.py on the dev guideline with
 # the channels of its time (construct names on). With this round's channels it keeps 0.9 rules a
 # chunk of the Defects4J diffs (8 without a floor): a strict filter on our generic rules. Team
 # bases get their own floor (`rule_floors`) or none.
@@ -16,7 +16,7 @@ RULE_FLOOR = 0.117
 class RuleChannels(Section):
     """Readings of the code searched on top of the plain two (the code to the dense embedder and to
     BM25, always at full weight). Each is on by default only when it raised recall on rule books it
-    was not designed on, left out in turn (scripts/eval_rules.py; figures in the README)."""
+    was not designed on, left out in turn (scripts/eval/rules.py; figures in the README)."""
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
                                                 "to the dense embedder and BM25")
@@ -44,19 +44,18 @@ class RetrievalConfig(Section):
         RULE_FLOOR, ge=0,
         description="the bundled rules' floor: without a reranker, bundled rules whose retrieval relevance "
                     "(dense margin + BM25 margin / 100 over the channel's tail) is under this are left out of the "
-                    "context; 0 keeps every candidate up to max_rules (scripts/calibrate_rule_floor.py). With a "
+                    "context; 0 keeps every candidate up to max_rules (scripts/eval/calibrate_rule_floor.py). With a "
                     "reranker, its calibrated threshold applies instead",
     )
     channels: RuleChannels = Field(default_factory=RuleChannels)
     bundled_fill: bool = Field(True, description="with a team knowledge base indexed, the bundled rules only fill "
                                                  "the places its rules leave (False: ranked together)")
     rule_floors: dict[str, float] = Field(
-        default_factory=dict, description="relevance floor per knowledge base (scripts/calibrate_rule_floor.py "
+        default_factory=dict, description="relevance floor per knowledge base (scripts/eval/calibrate_rule_floor.py "
                                           "calibrates one from a base's own cases); a team base without one is "
                                           "ranked only, never floored")
     max_code: int = Field(8, ge=0, le=100, description="code items kept in a chunk's context")
     context_tokens: int = Field(12_000, ge=0, description="at most this many tokens of rules and code per chunk")
-    output_tokens: int = Field(4_000, ge=0, description="kept free in the window for the model's answer")
     domains: dict[str, list[str]] = Field(
         default_factory=lambda: {
             "wms": ["warehouse", "inventory", "stock", "picking", "putaway", "wms", "库存", "仓库"],

@@ -12,7 +12,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import ValidationError
+from pydantic import ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -21,6 +21,7 @@ from pydantic_settings import (
 )
 
 from dualrag.config.chunking import ChunkingConfig
+from dualrag.config.deprecated import move_deprecated
 from dualrag.config.embedding import EmbeddingConfig
 from dualrag.config.feedback import FeedbackConfig
 from dualrag.config.ingest import NoiseConfig, TierConfig
@@ -30,6 +31,7 @@ from dualrag.config.rerank import RerankConfig
 from dualrag.config.retrieval import RetrievalConfig
 from dualrag.config.review import ReviewConfig
 from dualrag.config.rules import RulesConfig
+from dualrag.config.service import GITHUB_SECRET_ENV, GITLAB_SECRET_ENV, ServiceConfig
 from dualrag.config.store import StoreConfig
 from dualrag.config.trust import MAX_CONFIG_BYTES, RepositoryConfig, parse_config_text
 from dualrag.config.vcs import VcsConfig
@@ -58,8 +60,14 @@ class Settings(BaseSettings):
     review: ReviewConfig = ReviewConfig()
     rules: RulesConfig = RulesConfig()
     feedback: FeedbackConfig = FeedbackConfig()
+    service: ServiceConfig = ServiceConfig()
     # NoDecode: DUALRAG_LLM=openai:gpt-4.1-mini is a plain string, not JSON.
     llm: Annotated[LLMConfig, NoDecode] = LLMConfig()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _deprecated_keys(cls, values: Any) -> Any:
+        return move_deprecated(values)
 
 
 def find_config_file(root: Path | None) -> Path | None:
@@ -163,6 +171,7 @@ def deep_update(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
 NON_SETTING_ENV = frozenset({
     "DUALRAG_GITLAB_TOKEN", "DUALRAG_GITHUB_TOKEN", "DUALRAG_GITHUB_BOT", "DUALRAG_FAIL_ON",
     "DUALRAG_BREAK_GLASS", "DUALRAG_TELEMETRY", "DUALRAG_CONFIG", "DUALRAG_TIKTOKEN_DIR", "DUALRAG_JAVA_SOURCES",
+    GITLAB_SECRET_ENV, GITHUB_SECRET_ENV,  # the review service's webhook secrets
 })
 
 

@@ -5,15 +5,18 @@
     languages.recognise("mapper/OrderMapper.xml", text)   # "mybatis": content sniffing
     languages.parser("kotlin")               # one grammar loader for every pack
     languages.register(LanguagePack(name="go", extensions=(".go",), ...))   # a pack at run time
+    languages.specialists(["java", "mybatis"])   # the specialist reviewers those languages bring (SQL)
 
 Built-in packs: java, edi-flow, edi-dt, edi-message, xml, maven-pom, python, sql, mybatis, kotlin,
 spring-yaml, spring-properties. A distribution adds a pack through the entry-point group
 `dualrag.languages` (registry.py says how); the stages ask the registry, never a language name.
 """
 
-from dualrag.languages.pack import Grammar, LanguagePack, MemberParse, SymbolReader
+from dualrag.languages.pack import Grammar, GrammarWords, LanguagePack, MemberParse, Specialist, SymbolReader
 from dualrag.languages.registry import (
     GROUP,
+    all_specialists,
+    code_languages,
     file_project_type,
     grammar_languages,
     grammar_of,
@@ -27,15 +30,20 @@ from dualrag.languages.registry import (
     register,
     reload,
     shebang_language,
+    specialists,
     unregister,
 )
 
 __all__ = [
     "GROUP",
     "Grammar",
+    "GrammarWords",
     "LanguagePack",
     "MemberParse",
+    "Specialist",
     "SymbolReader",
+    "all_specialists",
+    "code_languages",
     "file_project_type",
     "grammar_languages",
     "grammar_of",
@@ -49,5 +57,6 @@ __all__ = [
     "register",
     "reload",
     "shebang_language",
+    "specialists",
     "unregister",
 ]

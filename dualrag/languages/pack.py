@@ -27,6 +27,36 @@ class Grammar:
 
 
 @dataclass(frozen=True)
+class Specialist:
+    """A specialist reviewer a language brings: the change gets it when one of its files is in the
+    pack's language (an EDI flow brings the EDI reviewer, a MyBatis mapper or a migration the SQL
+    reviewer). `prompt` is the Markdown of its specialty: a template name under `dualrag/prompts/`
+    (built-in packs) or an absolute path of a file the pack ships; None means `<name>.md` under
+    `dualrag/prompts/`. `categories` are the finding categories it is the authority on;
+    `tiers` the risk tiers it joins (a trivial change gets the one general reviewer)."""
+
+    name: str
+    title: str
+    categories: tuple[str, ...]
+    prompt: str | None = None
+    tiers: tuple[str, ...] = ("lite", "full")
+    cites_rules: bool = False
+
+
+@dataclass(frozen=True)
+class GrammarWords:
+    """How the grammar names a snippet's constructs for rule queries (`retrieval/grammar_words.py`):
+    node types every snippet shows (`common`, left out), nodes whose inside is a place rules speak of
+    (`places`: "return in finally"), everyday shapes still named by their place (`placed`), and
+    `wrap`, a template with `{code}` that makes a bare statement parse (rule examples often are)."""
+
+    common: frozenset[str] = frozenset()
+    places: frozenset[str] = frozenset()
+    placed: frozenset[str] = frozenset()
+    wrap: str = "{code}"
+
+
+@dataclass(frozen=True)
 class SymbolReader:
     """How a pack feeds the code index and code context (`dualrag.parsing.code_symbols`).
 
@@ -37,12 +67,15 @@ class SymbolReader:
     statements, configuration keys). `locate(qualified)` names where a type (or module, or Kotlin
     package) of that name may be declared, as repository-relative path suffixes whose last part
     may hold `*` (`com/acme/Foo.java`, `com/acme/*.kt`): the checkout graph reads only those.
-    `globs` are the git pathspecs of the files the checkout graph considers."""
+    `globs` are the git pathspecs of the files the checkout graph considers. `code`: its files hold
+    calls that code context resolves and callers to find (False for documents whose links are
+    written in them)."""
 
     language: str
     read: Callable[[str, str, bytes], Any]
     locate: Callable[[str], Sequence[str]] | None = None
     globs: tuple[str, ...] = ()
+    code: bool = True
 
 
 @dataclass(frozen=True)
@@ -65,7 +98,14 @@ class LanguagePack:
     `concepts` the construct vocabulary of rule queries (a built-in table's name, or
     (name, regex, terms) triples); `project_type` what the language makes a change ("edi", "java"
     or None) and `priority` which wins (EDI 2 over Java 1); `rules` the folder of its bundled rules
-    (under `knowledge/`, or an absolute path a third-party pack ships).
+    (under `knowledge/`, or an absolute path a third-party pack ships); `reviewers` the specialist
+    reviewers a change with a file of this language gets; `grammar_words` the grammar's construct
+    names for rule queries.
+
+    Presentation: `fence` the info string of its code blocks; `member_kinds` what `members`
+    yields, `containers` those that hold other members (the walkthrough lists a container only
+    when none of its members changed), and `short_names` whether the walkthrough drops a member
+    name's package (`OrderService.place`) or shows it whole (a configuration key, a statement).
     """
 
     name: str
@@ -88,6 +128,10 @@ class LanguagePack:
     rules: str | None = None
     fence: str | None = None
     member_kinds: tuple[str, ...] = field(default=())  # what `members` yields, for docs and the walkthrough
+    containers: tuple[str, ...] = ()
+    short_names: bool = True
+    reviewers: tuple[Specialist, ...] = ()
+    grammar_words: GrammarWords | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower():

@@ -23,7 +23,7 @@ from importlib import metadata
 from typing import Any
 
 from dualrag.languages import grammars
-from dualrag.languages.pack import Grammar, LanguagePack
+from dualrag.languages.pack import Grammar, LanguagePack, Specialist
 
 GROUP = "dualrag.languages"
 # module:attribute of each built-in pack, registered in this order (later ones are asked first)
@@ -251,6 +251,36 @@ def file_project_type(language: str, default: str = "generic") -> str:
 def project_types() -> frozenset[str]:
     """Every project type a rule may name: generic plus those the packs give."""
     return frozenset({"generic", *(p.project_type for p in packs() if p.project_type)})
+
+
+def specialists(languages: Iterable[str] | None = None, project_type: str | None = None) -> tuple[Specialist, ...]:
+    """The specialist reviewers the packs of these file languages bring (each once, in pack order);
+    without languages, those of the packs that give `project_type` (an EDI change: the EDI reviewer)."""
+    if languages is not None:
+        wanted = set(languages)
+        chosen = [p for p in packs() if p.name in wanted]
+    else:
+        chosen = [p for p in packs() if project_type and p.project_type == project_type]
+    out: dict[str, Specialist] = {}
+    for pack in chosen:
+        for spec in pack.reviewers:
+            out.setdefault(spec.name, spec)
+    return tuple(out.values())
+
+
+def all_specialists() -> dict[str, tuple[Specialist, tuple[str, ...]]]:
+    """Every pack specialist by name, with the languages that bring it."""
+    out: dict[str, tuple[Specialist, tuple[str, ...]]] = {}
+    for pack in packs():
+        for spec in pack.reviewers:
+            known, langs = out.get(spec.name, (spec, ()))
+            out[spec.name] = (known, (*langs, pack.name))
+    return out
+
+
+def code_languages() -> frozenset[str]:
+    """The code-index languages whose files hold calls (their readers' `code`): Java, Kotlin, Python..."""
+    return frozenset(p.symbols.language for p in packs() if p.symbols is not None and p.symbols.code)
 
 
 def grammar_of(name: str) -> Grammar | None:

@@ -6,7 +6,9 @@
         ...  # offline review; `reason` says why
 
 One factory per run: it shares the SDK clients (connection pools) and the circuit breakers
-(one per model) between all reviewers.
+(one per model) between all reviewers. A factory shared by several runs (a benchmark) is never
+re-pointed at a run: each run asks for its clients with its own sink (`for_reviewer(name,
+sink=...)`); breaker transitions go to the factory's own sink, and every call's event lists them.
 """
 
 from __future__ import annotations
@@ -95,20 +97,25 @@ class LLMFactory:
 
         return LlamaCppClient(ms, self.config)
 
-    def client(self, spec: str) -> ResilientClient:
-        """A model with its failback chain, resilient. Raises ConfigError / MissingExtra."""
+    def client(self, spec: str, *, sink: EventSink | None = None) -> ResilientClient:
+        """A model with its failback chain, resilient; its calls are reported to `sink`, else to the
+        factory's (a shared factory serves several runs, each with its own). Raises ConfigError /
+        MissingExtra."""
         chain = [self.provider(s) for s in self.config.chain_for(str(ModelSpec.parse(spec)))]
         return ResilientClient(
-            chain, self.config.resilience, breakers=self.breakers, clock=self.clock, sink=self.sink,
+            chain, self.config.resilience, breakers=self.breakers, clock=self.clock,
+            sink=sink if sink is not None else self.sink,
             on_heartbeat=self.on_heartbeat, deadline=self.deadline, cancel=self.cancel, rng=self.rng,
         )
 
-    def for_reviewer(self, reviewer: str | None = None) -> tuple[ResilientClient | None, str]:
-        """(client, reason): None and why when no model is configured (offline review)."""
+    def for_reviewer(self, reviewer: str | None = None, *, sink: EventSink | None = None
+                     ) -> tuple[ResilientClient | None, str]:
+        """(client, reason): None and why when no model is configured (offline review). `sink`: as
+        for `client`."""
         spec = self.config.model_for(reviewer)
         if spec is None:
             return None, OFFLINE_REASON
-        client = self.client(spec)
+        client = self.client(spec, sink=sink)
         chain = [c.model for c in client.chain]
         reason = f"using {chain[0]}" + (f" (failback: {', '.join(chain[1:])})" if len(chain) > 1 else "")
         return client, reason

@@ -37,6 +37,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from dualrag.config.llm import ResilienceConfig
+from dualrag.llm import gate
 from dualrag.llm.base import ProviderClient
 from dualrag.llm.errors import (
     Cancelled,
@@ -481,7 +482,7 @@ class ResilientClient:
         """One attempt, holding the endpoint's slot when it has one (a local server takes one
         request at a time); its timeouts start once the request can actually be sent."""
         slot = getattr(client, "slot", None)
-        with slot if slot is not None else nullcontext():
+        with slot if slot is not None else nullcontext(), gate.hold(client.model):
             left = self._time_left(task_end)
             timeout = min(request.timeout or float(cfg.request_timeout_s or 0), left)
             return client.complete(request.with_(max_output_tokens=max_tokens, timeout=timeout, time_left=left))

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from dualrag.findings import Finding
+from dualrag.languages import pack_for
 from dualrag.source.language import language_of
 
 _BACKTICKS = re.compile(r"`{3,}")
 _FENCED = re.compile(r"\A\s*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(.*?)\n?\s*\1\s*\Z", re.DOTALL)
-_FENCE_LANGUAGE = {"edi-flow": "xml", "edi-dt": "xml", "maven-pom": "xml", "shell": "bash"}
+_FENCE_LANGUAGE = {"shell": "bash"}  # languages without a pack; a pack names its own (`LanguagePack.fence`)
 
 
 def fenced(text: str, info: str = "", *, indent: str = "") -> list[str]:
@@ -47,6 +48,9 @@ def closed_fences(text: str) -> str:
 def code_language(path: str) -> str:
     """The info string of a code block showing this file's code (`java`, `xml`, ...)."""
     language = language_of(path)
+    pack = pack_for(language)
+    if pack is not None:
+        return pack.fence or ""
     return _FENCE_LANGUAGE.get(language, "" if language == "other" else language)
 
 

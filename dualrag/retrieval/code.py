@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from dualrag.languages import packs
+from dualrag.languages import code_languages, packs
 from dualrag.parsing.code_symbols import (
     ParsedFile,
     code_symbols,
@@ -64,7 +64,6 @@ MAX_BY_NAME = 4  # an unresolved call matching more same-name methods than this 
 MAX_CALLERS = 12
 MAX_CALLER_LINES = 40
 MAX_LINKED = 10  # configuration keys under one prefix, users of one key
-_CODE_LANGUAGES = ("java", "kotlin", "python")  # readers whose files hold calls
 
 
 class CodeGraph(Protocol):
@@ -116,8 +115,8 @@ class StoreGraph:
                owner: str | None = None, hint: str | tuple[str, ...] = "") -> list[CodeSymbol]:
         given = {"refs": [ref] if ref else (), "qualified": [qualified] if qualified else (),
                  "owners": [owner] if owner else ()}
-        return [s for s in self.store.find(self.repository, **given, limit=200)
-                if s.language == language or language == "code" and s.language in _CODE_LANGUAGES]
+        wanted = code_languages() if language == "code" else {language}
+        return [s for s in self.store.find(self.repository, **given, limit=200) if s.language in wanted]
 
     def edi(self, *, path: str | None = None, qualified: str | None = None, ref: str | None = None) -> list[CodeSymbol]:
         given = {"paths": [path] if path else (), "qualified": [qualified] if qualified else (),
@@ -279,7 +278,7 @@ class RepoGraph:
 
     def linked(self, *, language: str, ref: str | None = None, qualified: str | None = None,
                owner: str | None = None, hint: str | tuple[str, ...] = "") -> list[CodeSymbol]:
-        """Symbols of `language` ("code": Java, Kotlin or Python) carrying `ref`, named `qualified`
+        """Symbols of `language` ("code": those of every pack whose reader holds code) carrying `ref`, named `qualified`
         or owned by `owner`. Which files are read: every configuration file for "spring"; for
         mappers the `.xml` files that mention the namespace; for code the files that mention a
         word of `hint` (spellings of a key)."""
@@ -294,9 +293,10 @@ class RepoGraph:
             globs = ("*.xml",) if language == "mybatis" else _code_globs()
             paths = list(dict.fromkeys(p for w in words for p in self._grep_files(w, globs)))[:200]
         out = []
+        wanted = code_languages() if language == "code" else {language}
         for path in paths:
             for s in self.file_symbols(path):
-                if not (s.language == language or language == "code" and s.language in _CODE_LANGUAGES):
+                if s.language not in wanted:
                     continue
                 if (ref is None or ref in s.refs) and (qualified is None or s.qualified_name == qualified) and (
                         owner is None or s.owner == owner):
@@ -324,10 +324,8 @@ class RepoGraph:
         return out
 
 
-@lru_cache(maxsize=1)
 def _code_globs() -> tuple[str, ...]:
-    return tuple(g for p in packs() if p.symbols is not None and p.symbols.language in _CODE_LANGUAGES
-                 for g in p.symbols.globs)
+    return tuple(g for p in packs() if p.symbols is not None and p.symbols.code for g in p.symbols.globs)
 
 
 # ------------------------------------------------------------------------------------- retriever

@@ -13,32 +13,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from dualrag.languages import GrammarWords, pack_for
 from dualrag.parsing._ts import parse, walk
 
-# Shapes every snippet has: naming them in each query would drown the specific ones.
-_COMMON = frozenset({
-    "program", "identifier", "type_identifier", "block", "class_body", "formal_parameters", "formal_parameter",
-    "argument_list", "modifiers", "expression_statement", "scoped_identifier", "scoped_type_identifier",
-    "method_declaration", "class_declaration", "local_variable_declaration", "variable_declarator",
-    "field_access", "method_invocation", "string_literal", "string_fragment", "decimal_integer_literal",
-    "parenthesized_expression", "assignment_expression", "binary_expression", "void_type", "integral_type",
-    "generic_type", "type_arguments", "line_comment", "block_comment", "ERROR", "marker_annotation",
-    "annotation", "field_declaration", "dimensions", "array_type", "constructor_body", "interface_body",
-    "boolean_type", "floating_point_type", "this", "null_literal", "true", "false", "character_literal",
-    "escape_sequence", "package_declaration", "import_declaration", "asterisk", "annotation_argument_list",
-    "element_value_pair", "throws", "super", "superclass", "super_interfaces", "type_list",
-    "explicit_constructor_invocation", "array_access", "update_expression", "unary_expression",
-    "return_statement", "if_statement", "object_creation_expression",
-})
-# Nodes whose inside is a place rules speak of.
-_PLACES = frozenset({
-    "finally_clause", "catch_clause", "try_statement", "try_with_resources_statement", "for_statement",
-    "enhanced_for_statement", "while_statement", "do_statement", "synchronized_statement", "switch_expression",
-    "switch_block", "lambda_expression", "static_initializer", "constructor_declaration", "if_statement",
-    "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration",
-})
-# Everyday shapes that still matter by where they are ("return in finally", "new in a loop").
-_PLACED = frozenset({"return_statement", "object_creation_expression", "if_statement"})
 _PLACEABLE = ("statement", "expression", "clause", "declaration", "initializer")
 _MAX_WORDS = 120
 _MAX_CHARS = 20_000
@@ -48,13 +25,20 @@ def _name(node_type: str) -> str:
     return node_type.replace("_", " ")
 
 
-@lru_cache(maxsize=4096)
 def grammar_words(code: str, language: str = "java") -> str:
     """One line of construct names for the code, most specific first; "" when the grammar says
-    nothing (another language, or nothing but everyday shapes)."""
-    if language != "java" or not code.strip():
+    nothing (a language whose pack has no vocabulary, or nothing but everyday shapes)."""
+    pack = pack_for(language)
+    words = pack.grammar_words if pack is not None and pack.grammar is not None else None
+    if words is None or not code.strip():
         return ""
-    root = _parsed(code[:_MAX_CHARS])
+    return _construct_names(code, language, words)
+
+
+@lru_cache(maxsize=4096)  # keyed by the vocabulary too: a pack registered later is not served stale
+def _construct_names(code: str, language: str, words: GrammarWords) -> str:
+    common, places_of, placed = words.common, words.places, words.placed
+    root = _parsed(language, words, code[:_MAX_CHARS])
     names: dict[str, None] = {}
     places: list[tuple[int, int, str]] = []  # (start, end, type) of every enclosing place seen so far
     for node in walk(root, lambda n: True):
@@ -65,24 +49,24 @@ def grammar_words(code: str, language: str = "java") -> str:
         while places and places[-1][1] <= start:  # pre-order: a place ends before its next sibling
             places.pop()
         place = next((p for p in reversed(places) if p[0] <= start and end <= p[1] and p[2] != kind), None)
-        if kind not in _COMMON:
+        if kind not in common:
             names.setdefault(_name(kind), None)
-        if place is not None and (kind not in _COMMON or kind in _PLACED) and kind.endswith(_PLACEABLE):
+        if place is not None and (kind not in common or kind in placed) and kind.endswith(_PLACEABLE):
             names.setdefault(f"{_name(kind)} in {_name(place[2])}", None)
-        if kind in _PLACES:
+        if kind in places_of:
             places.append((start, end, kind))
         if len(names) >= _MAX_WORDS:
             break
     return "; ".join(names)
 
 
-def _parsed(code: str):
-    """The snippet as written, or wrapped in a class and a method when that parses with fewer
-    errors (rule examples are often bare statements)."""
-    root = parse("java", code)
-    if not root.has_error:
+def _parsed(language: str, words: GrammarWords, code: str):
+    """The snippet as written, or wrapped (in a class and a method, for Java) when that parses with
+    fewer errors (rule examples are often bare statements)."""
+    root = parse(language, code)
+    if not root.has_error or words.wrap == "{code}":
         return root
-    wrapped = parse("java", "class _S {\nvoid _m() {\n" + code + "\n}\n}")
+    wrapped = parse(language, words.wrap.format(code=code))
     return wrapped if _errors(wrapped) < _errors(root) else root
 
 

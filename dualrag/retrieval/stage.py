@@ -1,6 +1,6 @@
 """The retrieve stage of a review: one Context per chunk.
 
-Opens the rule store (indexing the bundled rules on first use), builds deterministic
+Reads the run's store (indexing the bundled rules on first use), builds deterministic
 queries from each chunk's changed lines, retrieves rule candidates (and code candidates
 when a code source is given), then reranks, prunes and packs them (context.py).
 Anything that fails here costs context, never the review: it becomes a note.
@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dualrag.chunking import Chunk, ChunkPlan
 from dualrag.config import RetrievalConfig, Settings
+from dualrag.config.resolved import ResolvedModel, resolve_model
 from dualrag.config.rules import RulesConfig
 from dualrag.diff import ChangeSet
 from dualrag.errors import UserError
@@ -30,6 +30,7 @@ from dualrag.retrieval.query import MAX_WINDOWS, RuleQuery, build_rule_query
 from dualrag.retrieval.rules import RetrievedRule, RuleRetriever
 from dualrag.rulebook import load_bundled_cached
 from dualrag.source.review_source import ReviewSource
+from dualrag.store.session import StoreSession
 from dualrag.tokens import get_estimator
 
 CodeSource = Callable[[Chunk], Sequence[Candidate]]
@@ -41,78 +42,80 @@ _RERANK_QUERY_CHARS = 2000
 RuleLanguage = Callable[[str], str]  # added code -> a few lines of rule language ("" = none)
 
 
-def retrieve_contexts(plan: ChunkPlan, changes: ChangeSet, settings: Settings, source: ReviewSource, *,
-                      notes: list[str], token_model: str | None = None,
-                      rule_language: RuleLanguage | None = None) -> dict[str, Context]:
-    """Rules and code for every chunk, reranked and packed; failures become notes. `token_model`
-    names the tokenizer that counts context tokens (the reviewers' model); `rule_language` is the
-    model query (review/rule_query.py), when that channel is on and a model is configured."""
+@dataclass(frozen=True)
+class Retrieval:
+    """The retrieve stage: one Context per chunk id, and what cost context (a note each)."""
+
+    contexts: dict[str, Context] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+def retrieve(plan: ChunkPlan, changes: ChangeSet, settings: Settings, source: ReviewSource, *, store: StoreSession,
+             model: ResolvedModel, rule_language: RuleLanguage | None = None) -> Retrieval:
+    """Rules and code for every chunk, reranked and packed into `model`'s room; failures become
+    notes. `store` is the run's; `rule_language` is the model query (review/rule_query.py), when
+    that channel is on and a model is configured."""
+    notes: list[str] = []
     reranker = load_reranker(settings.rerank)
     if not reranker.available:
         notes.append(reranker.reason)
     elif pruning_threshold(settings.rerank.threshold, reranker) is None:
         notes.append(f"reranked by {reranker.name} without a pruning threshold: only the token budget and caps "
                      f"prune (calibrate one: dualrag models calibrate DIR)")
-    count = get_estimator("fast", model=token_model).count
-    with open_rule_retriever(settings, notes) as retriever:
-        code = code_source(retriever.store if retriever else None, source.repo_root, source.read_file, notes)
-        contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker,
-                                  count_tokens=count, code_source=code, rule_language=rule_language)
-    return {c.chunk_id: c for c in contexts}
+    count = get_estimator("fast", model=model.token_model).count
+    retriever, found = rule_retriever(settings, store)
+    notes.extend(found)
+    code, found = code_source(store if retriever else None, source.repo_root, source.read_file)
+    notes.extend(found)
+    contexts = build_contexts(plan, changes, settings, retriever=retriever, reranker=reranker, count_tokens=count,
+                              code_source=code, rule_language=rule_language, model=model)
+    return Retrieval({c.chunk_id: c for c in contexts}, tuple(notes))
 
 
-@contextmanager
-def open_rule_retriever(settings: Settings, notes: list[str]) -> Iterator[RuleRetriever | None]:
-    """The retriever over the configured knowledge bases, or None (with a note) when there is none.
-
-    While open, `retriever.store` is the store (the code side shares its client: an embedded
-    Qdrant admits one client at a time)."""
+def rule_retriever(settings: Settings, store: StoreSession) -> tuple[RuleRetriever | None, tuple[str, ...]]:
+    """The retriever over the configured knowledge bases of the run's store, or None when there is
+    none; and notes. The store stays the session's: its client serves the code side too (an
+    embedded Qdrant admits one client at a time)."""
     from dualrag.embedding import Bm25Encoder, get_embedder
-    from dualrag.store import StoreError, StoreLockedError, open_store
+    from dualrag.store import StoreError, StoreLockedError
 
     cfg = settings.retrieval
+    notes: list[str] = []
     try:
-        store = open_store(settings.store, settings.qdrant)
+        db = store.rules()
     except StoreLockedError as exc:  # another run holds the store: this review goes on without rules
-        notes.append(f"rule retrieval skipped: {exc}")
-        yield None
-        return
+        return None, (f"rule retrieval skipped: {exc}",)
     # Any other StoreError (a --store that is a file, an unreachable Qdrant URL) and an unknown
     # embedder are configuration that cannot work: they stop the review (exit 2), not thin it.
-    try:
-        embedder = get_embedder(config=settings.embedding)
-        sparse = Bm25Encoder(settings.embedding.bm25)
-        if cfg.index_bundled:
-            try:
-                index_bundled(store, cfg.bundled_kb, embedder, sparse, notes)
-            except StoreError as exc:
-                notes.append(f"bundled rules not indexed: {exc}")
-        usable = []
-        for kb in cfg.kbs or store.knowledge_bases():
-            try:
-                store.check(kb, embedding_model=embedder.name, dim=embedder.dim, sparse_model=sparse.name)
-                usable.append(kb)
-                if marker := store.incomplete(kb):  # a write killed half way: some rules may be missing
-                    notes.append(f"knowledge base '{kb}' is incomplete ({marker} never finished): index it again")
-            except UserError as exc:
-                notes.append(f"knowledge base '{kb}' skipped: {exc}")
-    except BaseException:
-        store.close()
-        raise
-    try:
-        fill = [cfg.bundled_kb] if cfg.bundled_fill else []
-        yield RuleRetriever(store, embedder, sparse, usable, cfg.channels, fill=fill)
-    finally:
-        store.close()
+    embedder = get_embedder(config=settings.embedding)
+    sparse = Bm25Encoder(settings.embedding.bm25)
+    if cfg.index_bundled:
+        try:
+            notes.extend(index_bundled(db, cfg.bundled_kb, embedder, sparse))
+        except StoreError as exc:
+            notes.append(f"bundled rules not indexed: {exc}")
+    usable = []
+    for kb in cfg.kbs or db.knowledge_bases():
+        try:
+            db.check(kb, embedding_model=embedder.name, dim=embedder.dim, sparse_model=sparse.name)
+            usable.append(kb)
+            if marker := db.incomplete(kb):  # a write killed half way: some rules may be missing
+                notes.append(f"knowledge base '{kb}' is incomplete ({marker} never finished): index it again")
+        except UserError as exc:
+            notes.append(f"knowledge base '{kb}' skipped: {exc}")
+    fill = [cfg.bundled_kb] if cfg.bundled_fill else []
+    return RuleRetriever(db, embedder, sparse, usable, cfg.channels, fill=fill), tuple(notes)
 
 
-def index_bundled(store, kb: str, embedder, sparse, notes: list[str]) -> None:
+def index_bundled(store, kb: str, embedder, sparse) -> tuple[str, ...]:
     """The bundled rules are ours: when the store holds them under another embedder, rebuild.
+    Returns what the review should note.
 
     On first use they are all embedded (about 20 s with the default embedder on 2 cores): that is
     said on the progress channel before and after, so a terminal or CI log does not sit silent."""
     from dualrag.store import IndexMismatchError
 
+    notes: list[str] = []
     rules = load_bundled_cached()
     started = time.perf_counter()
     if not store.exists(kb) or store.count(kb) != len(rules):
@@ -130,31 +133,32 @@ def index_bundled(store, kb: str, embedder, sparse, notes: list[str]) -> None:
         progress.info("indexed %d bundled rules in %.1f s", report.added + report.updated,
                       time.perf_counter() - started)
         notes.append(f"indexed {report.added + report.updated} bundled rules into '{kb}'")
+    return tuple(notes)
 
 
-def code_source(store, repo_root: Path | None, read_file: Reader | None, notes: list[str]) -> CodeSource | None:
-    """Code context for chunks: the repository's code index when it has one, else the checkout
-    itself (the touched files and what they import); nothing without a repository."""
+def code_source(store: StoreSession | None, repo_root: Path | None, read_file: Reader | None
+                ) -> tuple[CodeSource | None, tuple[str, ...]]:
+    """Code context for chunks: the repository's code index when the store has one, else the
+    checkout itself (the touched files and what they import); nothing without a repository."""
     if repo_root is None:
-        notes.append("code context skipped: review a repository (--repo) to bring definitions and callers")
-        return None
+        return None, ("code context skipped: review a repository (--repo) to bring definitions and callers",)
     from dualrag.retrieval.code import CodeRetriever, RepoGraph, StoreGraph
-    from dualrag.store.code import CodeStore, repository_name
+    from dualrag.store.code import repository_name
 
+    notes: tuple[str, ...] = ()
     try:
         graph = None
         if store is not None:
-            code_store = CodeStore.sharing(store)
+            code_store = store.code()
             name = repository_name(repo_root.name)
             if code_store.exists(name):
                 graph = StoreGraph(code_store, name, read_file=read_file)
         if graph is None:
             graph = RepoGraph.from_checkout(repo_root, read_file=read_file)
-            notes.append("code context from the checkout (no code index: 'dualrag index code' makes it faster)")
+            notes = ("code context from the checkout (no code index: 'dualrag index code' makes it faster)",)
     except UserError as exc:
-        notes.append(f"code context skipped: {exc}")
-        return None
-    return CodeRetriever(graph, read_file=read_file).candidates
+        return None, (f"code context skipped: {exc}",)
+    return CodeRetriever(graph, read_file=read_file).candidates, notes
 
 
 def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
@@ -164,7 +168,7 @@ def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
     The unchanged lines and enclosing members are not under review: their constructs (a comment
     above, a loop around) brought rules about code nobody changed. From the added lines alone the
     rules packed per chunk of the Defects4J bug diffs fell from 2.8 to 1.9 under the floor, and half
-    the chunks got none (scripts/calibrate_rule_floor.py); the dev cases have no context to lose."""
+    the chunks got none (scripts/eval/calibrate_rule_floor.py); the dev cases have no context to lose."""
     language = {f.path: f.language for f in changes.files}
     added: dict[str, list[str]] = {}
     for hunk in chunk.hunks:
@@ -203,8 +207,12 @@ def build_contexts(
     count_tokens: Callable[[str], int],
     code_source: CodeSource | None = None,
     rule_language: RuleLanguage | None = None,
+    model: ResolvedModel | None = None,
 ) -> list[Context]:
+    """`model`: the reading model whose room the context fills (its context share, its answer
+    kept free); None: the offline one of `settings`."""
     cfg = settings.retrieval
+    model = model or resolve_model(settings, ())
     threshold = pruning_threshold(settings.rerank.threshold, reranker)
     contexts = []
     # Each code window is one embedding (~0.3 s on 2 cores): a review shares a budget of them, so a
@@ -219,7 +227,7 @@ def build_contexts(
                 candidates.append(_rule_candidate(hit, floors, settings.rules))
         if code_source is not None:
             candidates.extend(code_source(chunk))
-        budget = max(0, min(cfg.context_tokens, plan.budget.usable - chunk.estimated_tokens - cfg.output_tokens))
+        budget = max(0, min(model.context_tokens, plan.budget.usable - chunk.estimated_tokens - model.max_output))
         query_text = "\n".join(line.text for h in chunk.hunks for line in h.lines if line.kind == "+")
         contexts.append(assemble(
             chunk.id, query_text[:_RERANK_QUERY_CHARS], candidates, reranker=reranker, count_tokens=count_tokens,

@@ -43,7 +43,7 @@ from dualrag.review.fingerprint import fingerprint, loose_key
 from dualrag.review.grounding import Policy, calibrated
 from dualrag.review.model import Decision
 from dualrag.review.prompt import RawFinding
-from dualrag.review.reviewers import REVIEWERS
+from dualrag.review.reviewers import reviewer_named
 from dualrag.review.suggestions import Reader, check_suggestions
 
 SNAP_LINES = 2
@@ -149,12 +149,17 @@ class _Lines:
         return [text[n] for n in range(line, (end or line) + 1) if n in text]
 
 
+def _cites_rules(reviewer: str) -> bool:
+    spec = reviewer_named(reviewer)
+    return spec is not None and spec.cites_rules
+
+
 def normalise_category(value: str | None, reviewer: str) -> str:
     v = re.sub(r"[\s\-]+", "_", (value or "").strip().lower())
     v = _CATEGORY_SYNONYMS.get(v, v)
     if v in CATEGORIES:
         return v
-    spec = REVIEWERS.get(reviewer)
+    spec = reviewer_named(reviewer)
     return spec.categories[0] if spec else "correctness"
 
 
@@ -190,7 +195,7 @@ def same_problem(a: Finding, b: Finding) -> bool:
 
 def _rank(f: Finding) -> tuple[int, int, int]:
     names = (f.reviewer or "").split(",")
-    authority = any(f.category in REVIEWERS[n].categories for n in names if n in REVIEWERS)
+    authority = any(f.category in spec.categories for n in names if (spec := reviewer_named(n)) is not None)
     return SEVERITY_RANK[f.severity], int(bool(f.rule_id)), int(authority)
 
 
@@ -247,10 +252,10 @@ def coordinate(
             if rule_id not in allowed:
                 dropped["unknown_rule_id"] += 1
                 rule_id = None
-                if REVIEWERS.get(item.reviewer) and REVIEWERS[item.reviewer].cites_rules:
+                if _cites_rules(item.reviewer):
                     dropped["rule_finding_without_valid_rule"] += 1
                     continue
-        elif REVIEWERS.get(item.reviewer) and REVIEWERS[item.reviewer].cites_rules:
+        elif _cites_rules(item.reviewer):
             dropped["rule_finding_without_valid_rule"] += 1
             continue
         llm.append(Finding(

@@ -28,9 +28,9 @@ about other merge requests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from dualrag.feedback import (
 from dualrag.findings import SEVERITY_RANK, Finding
 from dualrag.priors import PriorFinding
 from dualrag.review.fingerprint import loose_key, normalise_code
+
+if TYPE_CHECKING:
+    from dualrag.store.session import StoreSession
 
 CodeOf = Callable[[Finding], list[str]]
 
@@ -163,38 +166,39 @@ def memory_from(rows: Sequence[tuple[str, FeedbackRecord, object]], embedder: Em
                           code_similarity=cfg.code_similarity, min_dismissals=cfg.min_dismissals, keep_at=cfg.keep_at)
 
 
-def load_memory(settings: Settings, scope: FeedbackScope | None, notes: list[str]) -> FeedbackMemory | None:
-    """The repository's feedback for a review, or None (disabled, nothing recorded, store unusable:
-    a note says why; a review never fails for want of feedback)."""
-    if scope is None or not settings.feedback.enabled or not scope.repository:
-        return None
-    from dualrag.store.feedback import has_feedback
+@dataclass(frozen=True)
+class Memory:
+    """What earlier merge requests taught, for this review: the memory (None: nothing applies) and
+    why it does not apply, when that is worth saying."""
 
-    if has_feedback(settings.store, settings.qdrant, scope.repository) is False:
-        return None
+    memory: FeedbackMemory | None = None
+    notes: tuple[str, ...] = ()
+
+
+def load_memory(settings: Settings, scope: FeedbackScope | None, store: StoreSession | None = None) -> Memory:
+    """The repository's feedback for a review (disabled, nothing recorded, store unusable: none,
+    with a note when something failed; a review never fails for want of feedback). `store`: the
+    run's; without one the store is opened and closed here."""
+    if scope is None or not settings.feedback.enabled or not scope.repository:
+        return Memory()
+    if store is None:
+        from dualrag.store.session import StoreSession
+
+        with StoreSession.of(settings) as own:
+            return load_memory(settings, scope, own)
+    if store.has_feedback(scope.repository) is False:
+        return Memory()
     from dualrag.embedding import get_embedder
     from dualrag.errors import UserError
     from dualrag.store import StoreError
 
     try:
-        with _opened(settings) as fs:
-            rows = fs.records(scope.repository, with_vectors=True)
-            if not rows:
-                return None
-            embedder = get_embedder(config=settings.embedding)
-            fs.ensure(scope.repository, embedder)  # the stored vectors are this embedder's
+        fs = store.feedback()
+        rows = fs.records(scope.repository, with_vectors=True)
+        if not rows:
+            return Memory()
+        embedder = get_embedder(config=settings.embedding)
+        fs.ensure(scope.repository, embedder)  # the stored vectors are this embedder's
     except (StoreError, UserError, OSError) as exc:
-        notes.append(f"feedback of {scope.repository} not applied: {exc}")
-        return None
-    return memory_from(rows, embedder, settings, scope.mr)
-
-
-@contextmanager
-def _opened(settings: Settings) -> Iterator:
-    from dualrag.store.feedback import open_feedback_store
-
-    store = open_feedback_store(settings.store, settings.qdrant)
-    try:
-        yield store
-    finally:
-        store.close()
+        return Memory(notes=(f"feedback of {scope.repository} not applied: {exc}",))
+    return Memory(memory_from(rows, embedder, settings, scope.mr))

@@ -29,7 +29,7 @@ from dualrag.chunking.model import Chunk, HunkSlice
 from dualrag.findings import Finding
 from dualrag.llm.types import LLMRequest, Message
 from dualrag.retrieval.context import Context
-from dualrag.review.reviewers import Reviewer
+from dualrag.review.reviewers import Reviewer, specialty
 from dualrag.review.sanitize import sanitize
 
 MAX_DESCRIPTION_CHARS = 4_000
@@ -110,7 +110,7 @@ def stable_block(reviewer: str, compact: bool = False) -> str:
     """Shared part + specialist part (+ the schema, inside shared.md): the same bytes everywhere.
     `compact`: the short rules of engagement with worked examples, for small models."""
     shared = template("shared_compact" if compact else "shared")
-    return shared.rstrip() + "\n\n" + template(reviewer).rstrip() + "\n"
+    return shared.rstrip() + "\n\n" + specialty(reviewer).rstrip() + "\n"
 
 
 def repository_block(instructions: str | None, compact: bool = False) -> str:

@@ -1,74 +1,51 @@
-"""The model that reads the chunks decides how big they are, how much context they get and how
-its prompts are written (ARCHITECTURE.md, stage 2: one notion of "the model").
+"""Who reads a change: the reviewers it gets, the one model resolved from their configuration
+(`config/resolved.py`: window, answer cap, tokenizer, price, compact prompts), and their clients.
 
-The reader is the configured model of the reviewers a change gets (`--llm`, `[llm] model`,
-`[llm.reviewers]`) with its capability entry (`[llm.models."openai:local"] context_window = 16384,
-max_output_tokens = 1024`, else the built-in table). When reviewers use different models, the
-smallest window wins: every chunk must fit every model that reads it.
-
-- chunk budget: from the reader's window (`chunking.windows`/`window_tokens` apply only offline);
-- context budget: at most `1/CONTEXT_SHARE` of the window goes to retrieved rules and code, and
-  the reader's output cap (not a fixed 4,000) is kept free for the answer — a 16k-window model
-  given 12,000 tokens of loosely related rules repeats them instead of reviewing;
-- prompts: a window of at most `COMPACT_WINDOW` tokens means a small model: it gets the compact
-  rules of engagement (`prompts/shared_compact.md`), which it follows better than the full ones.
+Resolved once per run and passed down: chunking, caps, retrieval, the reviewers and the walkthrough
+read the same object; the settings are never rewritten to carry it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dualrag.config import Settings
-from dualrag.config.llm import LLMConfig, ModelSpec
-from dualrag.review.reviewers import Reviewer
+from dualrag.config.llm import LLMConfig
+from dualrag.config.resolved import COMPACT_WINDOW, CONTEXT_SHARE, ResolvedModel, resolve_model
+from dualrag.diff.model import ChangeSet
+from dualrag.llm.factory import LLMFactory
+from dualrag.llm.telemetry import EventSink
+from dualrag.review.reviewers import Reviewer, select_reviewers
 
-COMPACT_WINDOW = 32_768
-CONTEXT_SHARE = 16
+__all__ = ["COMPACT_WINDOW", "CONTEXT_SHARE", "Readers", "readers_for", "resolve_for"]
 
 
 @dataclass(frozen=True)
-class ReaderModel:
-    model: str  # PROVIDER:MODEL
-    window: int
-    max_output: int  # what one answer may take: the capability's cap, at most [llm] max_output_tokens
-
-    @property
-    def name(self) -> str:
-        """The model without its provider (what tokenizers and window tables know it by)."""
-        return ModelSpec.parse(self.model).model
-
-    @property
-    def compact(self) -> bool:
-        return self.window <= COMPACT_WINDOW
-
-    @property
-    def context_tokens(self) -> int:
-        return self.window // CONTEXT_SHARE
+class Readers:
+    reviewers: tuple[Reviewer, ...]  # selected for the change's tier and project type
+    model: ResolvedModel
+    clients: Mapping[str, Any] | None = None  # reviewer name -> client; None: offline, or nothing to review
 
 
-def reader_for(llm: LLMConfig, reviewers: Sequence[Reviewer]) -> ReaderModel | None:
-    """The reader of a change's chunks, or None for an offline review."""
-    specs = sorted({spec for r in reviewers if (spec := llm.model_for(r.name))})
-    readers = []
-    for spec in specs:
-        cap = llm.capability(spec)
-        readers.append(ReaderModel(spec, cap.context_window, min(cap.max_output_tokens, llm.max_output_tokens)))
-    return min(readers, key=lambda r: (r.window, r.max_output), default=None)
+def resolve_for(settings: Settings, reviewers: Sequence[Reviewer], llm: LLMConfig | None = None) -> ResolvedModel:
+    """The model that reads what `reviewers` review (`llm`: the run's LLM configuration, else the settings')."""
+    llm = llm or settings.llm
+    return resolve_model(settings, [spec for r in reviewers if (spec := llm.model_for(r.name))], llm)
 
 
-def fitted(settings: Settings, reader: ReaderModel | None) -> Settings:
-    """Settings whose context budget and answer reserve follow the reader (values the user set
-    explicitly in `[retrieval]` are kept)."""
-    if reader is None:
-        return settings
-    retrieval = settings.retrieval
-    explicit = retrieval.model_fields_set
-    update = {}
-    if "context_tokens" not in explicit:
-        update["context_tokens"] = min(retrieval.context_tokens, reader.context_tokens)
-    if "output_tokens" not in explicit:
-        update["output_tokens"] = reader.max_output
-    if not update:
-        return settings
-    return settings.model_copy(update={"retrieval": retrieval.model_copy(update=update)})
+def readers_for(changes: ChangeSet, settings: Settings, *, only: Sequence[str] | None = None,
+                factory: LLMFactory | None = None, sink: EventSink | None = None,
+                on_heartbeat: Any = None) -> Readers:
+    """The reviewers, their model and their clients. `factory`: a shared one (its configuration
+    wins over the settings'); its clients report to `sink`, this run's. A model that cannot work
+    (a missing key) stops here, before any work."""
+    llm = factory.config if factory is not None else settings.llm
+    selected = tuple(select_reviewers(str(changes.risk_tier), str(changes.project_type), only=only,
+                                      languages=[f.language for f in changes.files if f.reviewable]))
+    model = resolve_for(settings, selected, llm)
+    if not model.online or not changes.reviewable:
+        return Readers(selected, model)
+    factory = factory or LLMFactory(llm, sink=sink, on_heartbeat=on_heartbeat)
+    return Readers(selected, model, {r.name: factory.for_reviewer(r.name, sink=sink)[0] for r in selected})

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 from dualrag.llm.errors import LLMError
@@ -53,6 +53,24 @@ class RuleQueryWriter:
                 return ""
             self.cache[key] = clean_answer(response.text or "")
         return self.cache[key]
+
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        if not self.failures:
+            return ()
+        return ((f"model rule query failed {len(self.failures)} time(s) (the code alone was searched): "
+                 f"{self.failures[0]}"),)
+
+    @classmethod
+    def for_run(cls, enabled: bool, reviewers: Sequence[Any], clients: Mapping[str, Any] | None
+                ) -> RuleQueryWriter | None:
+        """The model query of rule retrieval, on the first reviewer's client, when that channel is
+        on (`enabled`) and a model reads the change."""
+        if not enabled or not clients:
+            return None
+        client = next((clients[r.name] for r in reviewers if clients.get(r.name) is not None), None)
+        return cls(client) if client is not None else None
 
 
 def rule_query_request(code: str) -> LLMRequest:

@@ -30,6 +30,7 @@ BOUNDARY_TAGS: tuple[str, ...] = (
     "code_context",
     "context_code",
     "detector_findings",
+    "user_question",  # /dualrag ask (review/ask.py)
 )
 # Names are deliberately unusual: a generic tag (`<repository>`, `<change>`) occurs in real code
 # (Maven POMs, EDI XML), and stripping it from a diff would change what the reviewer sees.

@@ -31,10 +31,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from dualrag.chunking.model import Chunk, HunkSlice
+from dualrag.chunking.model import Chunk, ChunkPlan, HunkSlice
+from dualrag.config import Settings
+from dualrag.config.resolved import ResolvedModel
 from dualrag.diff.model import ChangeSet
 from dualrag.errors import UserError
 from dualrag.findings import Finding
+from dualrag.llm import OFFLINE_REASON
 from dualrag.llm.errors import ContextOverflow, LLMError, OutputError, ProviderError, Truncated, Unavailable
 from dualrag.llm.telemetry import EventSink
 from dualrag.retrieval.context import Context
@@ -84,6 +87,24 @@ class _Job:
 class _CheckJob:
     check: RuleCheck
     client: Any
+
+
+def review_chunks(changes: ChangeSet, info: ChangeInfo, plan: ChunkPlan, contexts: Mapping[str, Context],
+                  findings: Sequence[Finding], reviewers: Sequence[Reviewer], clients: Mapping[str, Any] | None, *,
+                  settings: Settings, model: ResolvedModel, sink: EventSink | None = None,
+                  explain_dir: str | Path | None = None, max_workers: int = 4) -> StageResult:
+    """Every selected specialist and the rule checks on every chunk of `plan` (the chunks the
+    review may spend on). Without clients (offline) nobody is called and a note says so."""
+    if not clients:
+        return StageResult(notes=[f"{OFFLINE_REASON}; detectors and validators only ({len(findings)} finding(s))"])
+    review = settings.review
+    result = ReviewStage(changes, info, detector_findings=findings, explain_dir=explain_dir, sink=sink,
+                         max_output_tokens=model.max_output, compact=model.compact, reverse_check=review.reverse_check,
+                         rule_checks=review.rule_checks, rule_check_batch=review.rule_check_batch,
+                         rule_check_mode=review.rule_check_mode, bundled_kb=settings.retrieval.bundled_kb).run(
+        plan.chunks, contexts, clients, reviewers, max_workers=max_workers)
+    ran = f"reviewers: {', '.join(r.name for r in reviewers if clients.get(r.name))} on {len(plan.chunks)} chunk(s)"
+    return replace(result, notes=[ran, *result.notes])
 
 
 def explain_folder(path: str | Path) -> Path:

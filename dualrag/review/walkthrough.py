@@ -15,6 +15,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dualrag.languages import pack_for
+
 
 class _File(Protocol):  # a review's FileReport (review/model.py), which holds the walkthrough
     @property
@@ -23,6 +25,8 @@ class _File(Protocol):  # a review's FileReport (review/model.py), which holds t
     def old_path(self) -> str | None: ...
     @property
     def status(self) -> str: ...
+    @property
+    def language(self) -> str: ...
     @property
     def binary(self) -> bool: ...
     @property
@@ -50,8 +54,8 @@ class _Chunk(Protocol):  # a review's ChunkReport
     @property
     def members(self) -> Sequence[_Member]: ...
 
-# Member kinds that hold other members: listed only when none of their members changed.
-_CONTAINERS = frozenset({"class", "interface", "enum", "record", "annotation", "file", "edi-flow"})
+# A whole file holds members in every language; each pack names its own containers (`containers`).
+_FILE = "file"
 
 
 class _Model(BaseModel):
@@ -73,20 +77,26 @@ class Walkthrough(_Model):
     files: list[WalkthroughFile] = Field(default_factory=list)
 
 
-def _short(kind: str, name: str) -> str:
+def _short(kind: str, name: str, containers: frozenset[str]) -> str:
     """`com.acme.OrderService.place(Order)` -> `OrderService.place(Order)`, `com.acme.Order` -> `Order`:
     the package adds nothing."""
     head, paren, params = name.partition("(")
     parts = head.split(".")
-    return ".".join(parts[-1:] if kind in _CONTAINERS else parts[-2:]) + paren + params
+    return ".".join(parts[-1:] if kind in containers else parts[-2:]) + paren + params
 
 
-def _members(path: str, chunks: Sequence[_Chunk]) -> list[str]:
+def _members(path: str, language: str, chunks: Sequence[_Chunk]) -> list[str]:
+    """The file's changed members as its language pack names them: containers only when none of
+    their members changed, names without their package where the pack's names are dotted paths."""
+    pack = pack_for(language)
+    containers = frozenset({_FILE, *(pack.containers if pack is not None else ())})
+    short = pack is None or pack.short_names
     spans = {(m.kind, m.name, m.start_line, m.end_line) for c in chunks for m in c.members if m.path == path}
-    inner = [s for s in spans if s[0] not in _CONTAINERS]
+    inner = [s for s in spans if s[0] not in containers]
     kept = [s for s in spans
-            if s[0] not in _CONTAINERS or not any(i[2] >= s[2] and i[3] <= s[3] for i in inner)]
-    return [f"{kind} {_short(kind, name)}" for kind, name, _, _ in sorted(kept, key=lambda s: (s[2], s[1]))]
+            if s[0] not in containers or not any(i[2] >= s[2] and i[3] <= s[3] for i in inner)]
+    return [f"{kind} {_short(kind, name, containers) if short else name}"
+            for kind, name, _, _ in sorted(kept, key=lambda s: (s[2], s[1]))]
 
 
 def _plural(n: int, word: str) -> str:
@@ -102,8 +112,8 @@ def deterministic_walkthrough(files: Sequence[_File], chunks: Sequence[_Chunk], 
         status = f"{f.status} from {f.old_path}" if f.old_path and f.status in ("renamed", "copied") else f.status
         if f.skipped_reason is None:
             by_status[f.status] = by_status.get(f.status, 0) + 1
-        entries.append(WalkthroughFile(path=f.path, status=status, change=change, members=_members(f.path, chunks),
-                                       skipped=f.skipped_reason))
+        entries.append(WalkthroughFile(path=f.path, status=status, change=change,
+                                       members=_members(f.path, f.language, chunks), skipped=f.skipped_reason))
     reviewed = sum(by_status.values())
     statuses = ", ".join(f"{n} {s}" for s, n in sorted(by_status.items(), key=lambda kv: (-kv[1], kv[0])))
     members = sum(len(e.members) for e in entries)

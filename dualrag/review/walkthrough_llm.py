@@ -20,15 +20,19 @@ names no file of the change leaves the deterministic walkthrough, with a note. N
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from dualrag.chunking.model import HunkSlice
+from dualrag.chunking.model import ChunkPlan, HunkSlice
+from dualrag.config.resolved import ResolvedModel
+from dualrag.diff.model import ChangeSet
 from dualrag.llm.errors import OutputError
 from dualrag.llm.types import LLMRequest, Message
+from dualrag.review.model import ChunkReport, FileReport
 from dualrag.review.prompt import (
     MAX_DESCRIPTION_CHARS,
     ChangeInfo,
@@ -37,8 +41,9 @@ from dualrag.review.prompt import (
     stable_block,
     template,
 )
+from dualrag.review.reviewers import Reviewer
 from dualrag.review.sanitize import sanitize
-from dualrag.review.walkthrough import Walkthrough
+from dualrag.review.walkthrough import Walkthrough, deterministic_walkthrough
 from dualrag.source.text import CONTROL
 
 OVERVIEW_CHARS = 400
@@ -244,3 +249,45 @@ def llm_walkthrough(walkthrough: Walkthrough, hunks: Sequence[HunkSlice], info: 
     if unknown:
         return result, f"walkthrough: {unknown} path(s) the model named are not files of the change (left out)"
     return result, None
+
+
+@dataclass(frozen=True)
+class Walk:
+    """The walkthrough stage: what to publish as the walkthrough (None: not asked for), and notes."""
+
+    walkthrough: Walkthrough | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def source(self) -> str | None:
+        return self.walkthrough.source if self.walkthrough is not None else None
+
+
+def walk_through(changes: ChangeSet, chunks: Sequence[ChunkReport], plan: ChunkPlan, info: ChangeInfo,
+                 reviewers: Sequence[Reviewer], clients: Mapping[str, Any], *, model: ResolvedModel, injection: bool,
+                 explain_dir: str | Path | None = None) -> Walk:
+    """The deterministic walkthrough (`chunks`: the review's ChunkReports), written over by the
+    model when it answers usably: one request after the reviewers', on the first reviewer's client
+    and prefix (the same cached bytes)."""
+    walkthrough = deterministic_walkthrough([FileReport.of(f) for f in changes.files], chunks,
+                                            project_type=str(changes.project_type), risk_tier=str(changes.risk_tier),
+                                            tier_reasons=changes.tier_reasons)
+    if injection:  # the author's text addresses the model: its summary of the change is not to be trusted
+        return Walk(walkthrough, (("walkthrough: the change holds text addressed to the reviewers; kept the "
+                                   "deterministic one"),))
+    reviewer = next((r for r in reviewers if clients.get(r.name) is not None), None)
+    if reviewer is None:
+        return Walk(walkthrough)
+    folder = Path(explain_dir) if explain_dir else None
+
+    def write(name: str, text: str) -> None:
+        try:
+            if folder is not None:
+                (folder / name).write_text(text, encoding="utf-8")
+        except OSError:
+            pass
+
+    walkthrough, note = llm_walkthrough(
+        walkthrough, [h for c in plan.chunks for h in c.hunks], info, clients[reviewer.name], reviewer=reviewer.name,
+        compact=model.compact, window=model.window, max_output_tokens=model.max_output, write=write)
+    return Walk(walkthrough, (note,) if note else ())

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         document_text,
         open_store,
     )
+    from .session import StoreSession
 
 # qdrant-client takes about a second to import; configuration and errors must not pay for it.
 _LAZY = {
@@ -41,6 +42,7 @@ _LAZY = {
     ),
     **dict.fromkeys(("CodeManifest", "CodeStore", "open_code_store"), ".code"),
     **dict.fromkeys(("FeedbackStore", "open_feedback_store"), ".feedback"),
+    "StoreSession": ".session",
 }
 
 
@@ -68,6 +70,7 @@ __all__ = [
     "StoreConfig",
     "StoreError",
     "StoreLockedError",
+    "StoreSession",
     "UnknownKnowledgeBaseError",
     "UpsertReport",
     "document_text",

@@ -97,7 +97,7 @@ def dense_text(unit: RuleUnit) -> str:
     """What the dense embedder reads: the document text cut at about `DENSE_TOKENS` tokens.
 
     BM25 still weighs every word. Embedding whole long rules in 512-token windows cost about
-    1 s per rule on 2 cores (scripts/bench_index_rules.py) for little gain in recall."""
+    1 s per rule on 2 cores (scripts/bench/index_rules.py) for little gain in recall."""
     text, budget = document_text(unit), DENSE_TOKENS
     for index, char in enumerate(text):
         budget -= 1.0 if "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef" else 0.25

@@ -21,7 +21,7 @@ quoting) hold more tokens per byte than the bigram model expects. For small text
 region dominates, the estimate is therefore corrected upwards by exact-tokenising a 1-in-25 sample
 of the text's lines when an exact tokenizer is installed (it is a core dependency); large texts
 skip that and stay pure bigram. Chinese comments in code are over-estimated by ~20-30% (little
-such text to calibrate on); see scripts/bench_tokens.py.
+such text to calibrate on); see scripts/bench/tokens.py.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ MAX_COST = 255
 # Sampled correction for small texts (see FastEstimator._correction): every 25th line of texts
 # of at least 50 lines,
 # texts estimated under 6,000 tokens, shrinkage of 100 tokens. Chosen on chunker output of
-# the dev diffs (scripts/bench_tokens.py reports the held-out half separately).
+# the dev diffs (scripts/bench/tokens.py reports the held-out half separately).
 NUMPY_ABOVE = 4096  # characters; below it numpy's per-call overhead outweighs its speed
 SAMPLE_STEP = 25
 SAMPLE_BELOW = 6000
@@ -188,7 +188,7 @@ class FastEstimator:
         return [self.count(t) for t in texts]
 
 
-# --- calibration (used by scripts/bench_tokens.py --calibrate; pure Python, no numpy) -------------
+# --- calibration (used by scripts/bench/tokens.py --calibrate; pure Python, no numpy) -------------
 
 
 def _solve_spd(a: list[list[float]], b: list[float]) -> list[float]:
@@ -293,7 +293,7 @@ def format_weights(weights: Sequence[float], family: str = "o200k") -> str:
 
 
 # --- calibrated constants -------------------------------------------------------------------------
-# Produced by `python scripts/bench_tokens.py --calibrate --write ../shared/eval/diffs
+# Produced by `python -m scripts.bench.tokens --calibrate --write ../shared/eval/diffs
 # ../shared/eval/bugs/dev.jsonl ../shared/eval/p3c/dev.jsonl ../shared/eval/kb` (pypdf installed):
 # fitted on the calibration half of the units (content hash even) against exact o200k_base /
 # cl100k_base counts. MARGIN and ADD were then chosen by hand (mean bias about +2%, see the bench).

@@ -26,6 +26,7 @@ from dualrag.diff.model import ChangeSet
 from dualrag.feedback import FeedbackRecord, FeedbackScope, Outcome, now
 from dualrag.findings import Finding
 from dualrag.review.fingerprint import loose_key, normalise_code
+from dualrag.store.session import StoreSession
 from dualrag.vcs.anchoring import MAX_CODE_LINES, DiffIndex
 from dualrag.vcs.model import ThreadState
 from dualrag.vcs.sync import BotThread
@@ -116,9 +117,10 @@ def records_from_threads(threads: Iterable[BotThread], changes: ChangeSet, scope
 
 
 def record_feedback(threads: Sequence[BotThread], changes: ChangeSet, settings: Settings, scope: FeedbackScope | None,
-                    fixed_now: Iterable[str] = ()) -> FeedbackReport:
+                    fixed_now: Iterable[str] = (), *, store: StoreSession | None = None) -> FeedbackReport:
     """Write what the threads tell into the repository's feedback collection (idempotent). Never
-    raises for the store: a stage does not fail for want of feedback (the report's note says why)."""
+    raises for the store: a stage does not fail for want of feedback (the report's note says why).
+    `store`: the run's store session (the one its review read), else the store is opened here."""
     report = FeedbackReport()
     if scope is None or not scope.repository or not settings.feedback.enabled:
         return report
@@ -127,12 +129,13 @@ def record_feedback(threads: Sequence[BotThread], changes: ChangeSet, settings: 
         return report
     from dualrag.embedding import get_embedder
     from dualrag.errors import UserError
-    from dualrag.store.feedback import open_feedback_store
-
     try:
         embedder = get_embedder(config=settings.embedding)
-        with open_feedback_store(settings.store, settings.qdrant) as fs:
-            report.written, report.unchanged = fs.record(scope.repository, records, embedder)
+        if store is not None:
+            report.written, report.unchanged = store.feedback().record(scope.repository, records, embedder)
+        else:
+            with StoreSession.of(settings) as own:
+                report.written, report.unchanged = own.feedback().record(scope.repository, records, embedder)
     except (UserError, OSError) as exc:
         report.note = f"feedback not recorded for {scope.repository}: {exc}"
         return report

@@ -6,7 +6,10 @@ GET .../pulls/{n}/reviews, POST .../pulls/{n}/comments (line + side), POST .../c
 POST/PATCH issue comments (the summary), POST .../pulls/{n}/reviews (APPROVE / COMMENT /
 REQUEST_CHANGES), PUT .../reviews/{id}/dismissals, GET .../pulls/{n}/files (no checkout),
 GET .../pulls/{n}/commits (the author's commit messages), and only when someone wrote the
-break-glass phrase: GET /repos/{o}/{r}/collaborators/{user}/permission.
+break-glass phrase: GET /repos/{o}/{r}/collaborators/{user}/permission. For the review service's
+commands: that permission, GET /repos/{o}/{r}/contents/{path}?ref= (a file at a commit: the target
+side's .dualrag.toml), and a reply: POST .../pulls/{n}/comments/{id}/replies under a review comment,
+a new issue comment under a conversation comment (those have no threads).
 GraphQL: pullRequest.reviewThreads (paginated), resolveReviewThread, unresolveReviewThread.
 
 Break glass and commits: a review carries the commit it was submitted on (`commit_id`), a review
@@ -17,9 +20,12 @@ comment breaks the glass only when it names the head commit.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 
@@ -170,17 +176,42 @@ class GitHubAdapter:
 
     def may_break_glass(self, note: HumanNote, policy: VcsConfig) -> tuple[bool, str]:
         """The author's role on the repository (`role_name`; custom roles by their base `permission`)."""
-        need = policy.github_break_glass_role
-        if note.author not in self._roles:
+        return self.has_role(note.author, policy.github_break_glass_role)
+
+    def has_role(self, login: str, need: str) -> tuple[bool, str]:
+        """Whether the user has at least the repository role `need`, and what they have (in words)."""
+        role = self.role(login)
+        ok = role != "none" and GITHUB_ROLES.index(role) >= GITHUB_ROLES.index(need)
+        return ok, f"role {role}" + ("" if ok else f" (needs {need})")
+
+    def role(self, login: str) -> str:
+        """The user's role on the repository (`role_name`; custom roles by their base `permission`), or "none"."""
+        if login not in self._roles:
             try:
-                got = self.client.get(f"{self.repo}/collaborators/{note.author}/permission") or {}
+                got = self.client.get(f"{self.repo}/collaborators/{login}/permission") or {}
                 role = got.get("role_name") if got.get("role_name") in GITHUB_ROLES else got.get("permission")
             except (VcsNotFound, VcsAuthError):  # no collaborator, or a token that may not ask: no role
                 role = None
-            self._roles[note.author] = role if role in GITHUB_ROLES else "none"
-        role = self._roles[note.author]
-        ok = role != "none" and GITHUB_ROLES.index(role) >= GITHUB_ROLES.index(need)
-        return ok, f"role {role}" + ("" if ok else f" (needs {need})")
+            self._roles[login] = role if role in GITHUB_ROLES else "none"
+        return self._roles[login]
+
+    def read_file(self, path: str, ref: str, max_bytes: int) -> bytes | None:
+        """The file at commit `ref` (None: no such file there, or a folder). Above `max_bytes`: VcsRejected.
+        The contents API sends files up to 1 MB inline, base64; above that `content` is empty."""
+        resp = self.client.request("GET", f"{self.repo}/contents/{quote(path)}", params={"ref": ref}, allow=(404,))
+        got = resp.json() if resp.status_code != 404 and resp.content else None
+        if not isinstance(got, dict) or got.get("type") != "file":
+            return None
+        size = int(got.get("size") or 0)
+        if size > max_bytes:
+            raise VcsRejected(f"{path} at {ref[:12]}: {size:,} bytes, above the {max_bytes:,} read")
+        try:
+            data = base64.b64decode(got.get("content") or "", validate=False)
+        except (binascii.Error, ValueError):
+            raise VcsError(f"GET {self.repo}/contents/{path}: the content is not base64") from None
+        if len(data) != size:
+            raise VcsError(f"GET {self.repo}/contents/{path}: {len(data)} bytes sent of {size}")
+        return data
 
     def head_pushed_at(self, state: MRState) -> str | None:
         return None  # not recorded: see the module's docstring
@@ -219,6 +250,24 @@ class GitHubAdapter:
         self.client.post(f"{self.pr}/comments/{thread.platform['comment_id']}/replies", {"body": body})
         if resolve is not None and resolve != thread.resolved:
             self._gql(_RESOLVE if resolve else _UNRESOLVE, id=thread.thread_id)
+
+    def answered(self, thread_id: str | None, note_id: str, bot: str) -> bool:
+        """Whether `bot` already replied to the comment (a reply marker naming it): under the review
+        comment `thread_id`, else among the conversation comments. Someone else's copy does not count."""
+        if thread_id:
+            comments = [c for c in self.client.paginate(f"{self.pr}/comments")
+                        if str(c.get("in_reply_to_id") or c.get("id")) == str(thread_id)]
+        else:
+            comments = list(self.client.paginate(f"{self.repo}/issues/{self.number}/comments"))
+        return any(markers.replied_to(c.get("body"), note_id) for c in comments
+                   if _login((c.get("user") or {}).get("login")) == _login(bot))
+
+    def comment_in_thread(self, thread_id: str | None, body: str) -> None:
+        """A reply under the review comment `thread_id` (its id), else a new conversation comment."""
+        if thread_id:
+            self.client.post(f"{self.pr}/comments/{int(thread_id)}/replies", {"body": body})
+        else:
+            self.client.post(f"{self.repo}/issues/{self.number}/comments", {"body": body})
 
     def upsert_summary(self, state: MRState, body: str) -> str:
         if state.summary_id is not None:

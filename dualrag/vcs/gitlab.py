@@ -7,6 +7,9 @@ PUT .../discussions/:id (resolved), PUT .../notes/:id, POST .../notes, GET .../a
 POST .../approve, POST .../unapprove, GET .../diffs (when there is no checkout),
 GET .../commits (the author's commit messages), and only when someone wrote the break-glass phrase:
 GET /projects/:id/members/all/:user_id (access level), GET .../versions (when the head was pushed).
+For the review service's commands: the member's access level, GET /projects/:id/repository/files/
+:path/raw?ref= (a file at a commit: the target side's .dualrag.toml) and POST .../discussions/:id/notes
+(a reply in the thread of a command).
 """
 
 from __future__ import annotations
@@ -117,15 +120,33 @@ class GitLabAdapter:
         need = policy.gitlab_break_glass_access
         if note.author_id is None:
             return False, f"an unknown access level (needs {_level(need)})"
-        if note.author_id not in self._access:
-            try:
-                member = self.client.get(f"{self.project}/members/all/{quote(note.author_id, safe='')}") or {}
-                self._access[note.author_id] = int(member.get("access_level") or 0)
-            except (VcsNotFound, VcsAuthError):  # no member, or a token that may not see members: no access
-                self._access[note.author_id] = 0
-        level = self._access[note.author_id]
+        return self.has_access(note.author_id, need)
+
+    def has_access(self, user_id: str, need: int) -> tuple[bool, str]:
+        """Whether the user has at least access level `need`, and what they have (in words)."""
+        level = self.access_level(user_id)
         have = _level(level) if level else "no membership"
         return level >= need, have if level >= need else f"{have} (needs {_level(need)})"
+
+    def access_level(self, user_id: str) -> int:
+        """The user's access level on the project, inherited memberships included (0: none)."""
+        if user_id not in self._access:
+            try:
+                member = self.client.get(f"{self.project}/members/all/{quote(user_id, safe='')}") or {}
+                self._access[user_id] = int(member.get("access_level") or 0)
+            except (VcsNotFound, VcsAuthError):  # no member, or a token that may not see members: no access
+                self._access[user_id] = 0
+        return self._access[user_id]
+
+    def read_file(self, path: str, ref: str, max_bytes: int) -> bytes | None:
+        """The file at commit `ref` (None: no such file there). Above `max_bytes`: VcsRejected."""
+        resp = self.client.request("GET", f"{self.project}/repository/files/{quote(path, safe='')}/raw",
+                                   params={"ref": ref}, allow=(404,))
+        if resp.status_code == 404:
+            return None
+        if len(resp.content) > max_bytes:
+            raise VcsRejected(f"{path} at {ref[:12]}: {len(resp.content):,} bytes, above the {max_bytes:,} read")
+        return resp.content
 
     def head_pushed_at(self, state: MRState) -> str | None:
         """The MR's latest diff version (one per push, newest first) is the head's: its creation time."""
@@ -175,6 +196,26 @@ class GitLabAdapter:
         self.client.post(f"{path}/notes", {"body": body})
         if resolve is not None and resolve != thread.resolved:
             self.client.put(path, {"resolved": resolve})
+
+    def answered(self, thread_id: str | None, note_id: str, bot: str) -> bool:
+        """Whether `bot` already replied to the note (a reply marker naming it) in its discussion: a
+        marker someone else copied into a comment does not count."""
+        if thread_id:
+            try:
+                notes = (self.client.get(f"{self.mr}/discussions/{quote(thread_id, safe='')}") or {}).get("notes") or []
+            except VcsNotFound:
+                return False
+        else:
+            notes = list(self.client.paginate(f"{self.mr}/notes"))
+        return any(markers.replied_to(n.get("body"), note_id) for n in notes
+                   if (n.get("author") or {}).get("username") == bot)
+
+    def comment_in_thread(self, thread_id: str | None, body: str) -> None:
+        """A note in the discussion `thread_id` (a comment on its own is a discussion too), else a new note."""
+        if thread_id:
+            self.client.post(f"{self.mr}/discussions/{quote(thread_id, safe='')}/notes", {"body": body})
+        else:
+            self.client.post(f"{self.mr}/notes", {"body": body})
 
     def upsert_summary(self, state: MRState, body: str) -> str:
         if state.summary_id is not None:

@@ -37,6 +37,11 @@ def reply_marker(kind: str, to: str) -> str:
     return f"<!-- dualrag:reply kind={kind} to={to} -->"
 
 
+def replied_to(body: str | None, note_id: str) -> bool:
+    """A reply dualrag wrote to the note `note_id` (any kind)."""
+    return bool(re.search(rf"<!--\s*dualrag:reply\s+kind=\S+\s+to={re.escape(note_id)}\s*-->", body or ""))
+
+
 def parse_finding(body: str | None) -> dict[str, str] | None:
     m = _FINDING.search(body or "")
     return {k: unquote(v) for k, v in _PAIR.findall(m.group(1))} if m else None

@@ -60,3 +60,16 @@ class Adapter(Protocol):
     def head_pushed_at(self, state: MRState) -> str | None:
         """When the head commit became the MR's head, on the platform's clock (None: not recorded)."""
         ...
+
+    # For the review service (dualrag/service/): commands in comments, the target side's configuration.
+    def read_file(self, path: str, ref: str, max_bytes: int) -> bytes | None:
+        """A file at a commit (None: not there); above `max_bytes`: VcsRejected."""
+        ...
+
+    def comment_in_thread(self, thread_id: str | None, body: str) -> None:
+        """A reply in a comment's thread (None: a new comment on the MR)."""
+        ...
+
+    def answered(self, thread_id: str | None, note_id: str, bot: str) -> bool:
+        """Whether the account `bot` already replied to that comment."""
+        ...

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from dualrag.chunking import budget_for, chunk_changes, window_for
+from dualrag.chunking import budget_for, chunk_changes
 from dualrag.cli import cli
 from dualrag.config import ChunkingConfig, LimitsConfig
 from dualrag.diff import ingest
@@ -46,9 +46,8 @@ def test_default_budget_follows_the_article():
 
 
 def test_model_window_and_override():
-    cfg = ChunkingConfig(windows={"small-model": 32_000})
-    assert window_for(cfg, "openai/small-model") == 32_000
-    b = budget_for(cfg, model="small-model")
+    cfg = ChunkingConfig()
+    b = budget_for(cfg, window=32_000)
     assert b.chunk_tokens == int(32_000 * 0.8 * 0.6)
     assert budget_for(cfg, override=777).chunk_tokens == 777
 

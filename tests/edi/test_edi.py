@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,12 +16,11 @@ from dualrag.edi import Files, read_document, scan_fragment, validate
 from dualrag.pipeline import run_review
 from dualrag.rulebook import load_bundled_cached
 from dualrag.source.review_source import ReviewSource
+from scripts.eval import edi as eval_edi
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "corpus"
 PROJECT = ROOT / "examples" / "edi-project"
-sys.path.insert(0, str(ROOT / "scripts"))
-import eval_edi  # noqa: E402
 
 
 def rules_of(issues):
@@ -296,7 +294,8 @@ def test_partner_order_mr_still_caught():
     assert {"EDI-CODE-001", "EDI-ACK-001"} <= rules
 
 
-def test_five_megabyte_dt_under_a_second():
-    median, size, issues = eval_edi.time_big(3)
+def test_five_megabyte_dt_validates_clean():
+    # The time (< 1 s) is a floor of `scripts.eval.edi`, measured there: a timed unit test only
+    # measures how busy the machine is.
+    _, size, issues = eval_edi.time_big(1)
     assert size >= 5 * 1024 * 1024 and issues == 0
-    assert median < 1.5  # 1 s on an idle machine; slack for loaded CI

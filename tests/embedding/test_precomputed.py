@@ -44,7 +44,7 @@ def test_the_shipped_file_covers_the_bundled_rules_of_the_default_embedder():
     assert table is not None and table[0] == precomputed.identity(embedder)
     texts = [dense_text(u) for u in load_bundled()]
     stale = [u.rule_id for u, t in zip(load_bundled(), texts, strict=True) if precomputed.text_key(t) not in table[1]]
-    assert not stale, f"bundled rules without a shipped vector: {stale} (run scripts/embed_bundled_rules.py)"
+    assert not stale, f"bundled rules without a shipped vector: {stale} (run scripts/tools/embed_bundled_rules.py)"
     sample = texts[:3]  # and they are what the embedder computes
     shipped, taken = precomputed.embed_documents(embedder, sample)
     assert taken == 3
@@ -63,7 +63,7 @@ def test_a_fresh_store_indexes_the_bundled_rules_without_embedding_them(tmp_path
     real = type(embedder).embed_documents
     monkeypatch.setattr(type(embedder), "embed_documents", lambda self, texts: asked.extend(texts) or real(self, texts))
     with open_store(tmp_path / "store", settings.qdrant) as db:
-        index_bundled(db, "bundled", embedder, Bm25Encoder(settings.embedding.bm25), [])
+        index_bundled(db, "bundled", embedder, Bm25Encoder(settings.embedding.bm25))
         assert db.count("bundled") == len(load_bundled())
     assert asked == []
 

@@ -350,23 +350,24 @@ def test_review_rules_know_team_ids_and_fall_back_to_bundled(docs, capsys):
     (docs / "security.md").write_text(TEAM_RULE_SET, encoding="utf-8")
     assert index(capsys, "security.md", "team-rules.md")[0] == 0
     bundled = {r.rule_id for r in load_bundled()}
-    notes: list[str] = []
-    rules = review_rules(Settings(store="st"), notes)
-    assert not notes
+    rules = review_rules(Settings(store="st"))
+    assert not rules.notes
     assert rules.known_ids == bundled | {r for _, r in expected("team-rules.md")} | {"TEAM-SEC-001"}
     assert "TEAM-SEC-001" in {r.rule_id for r in rules.detectors}
     assert {r.rule_id for r in review_rules(Settings(store="st").model_copy(
-        update={"retrieval": Settings().retrieval.model_copy(update={"kbs": ["other"]})}), notes).detectors} \
+        update={"retrieval": Settings().retrieval.model_copy(update={"kbs": ["other"]})})).detectors} \
         == {r.rule_id for r in load_bundled() if r.detect}
 
-    assert review_rules(Settings(store="nowhere"), notes).known_ids == bundled and not notes
+    nowhere = review_rules(Settings(store="nowhere"))
+    assert nowhere.known_ids == bundled and not nowhere.notes
     assert not Path("nowhere").exists()  # no store there: nothing to read, and none is created
 
     from dualrag.store import StoreConfig, open_store
 
     with open_store("st", StoreConfig(lock_timeout=0)):  # another process holds the embedded store
-        locked = review_rules(Settings(store="st", qdrant=StoreConfig(lock_timeout=0)), notes)
+        locked = review_rules(Settings(store="st", qdrant=StoreConfig(lock_timeout=0)))
     assert locked.known_ids == bundled and locked.detectors == bundled_rules().detectors
+    notes = locked.notes
     assert len(notes) == 1 and notes[0].startswith("team rule detectors skipped: store st is in use")
 
 

@@ -286,10 +286,10 @@ def test_index_inspect_review_and_disable(in_tmp, capsys, corpus_dir):
     from dualrag.config import Settings
     from dualrag.diff import ingest
 
-    assert not {"R-10", "R-11"} & {r.rule_id for r in review_rules(Settings(store="st"), []).detectors}
+    assert not {"R-10", "R-11"} & {r.rule_id for r in review_rules(Settings(store="st")).detectors}
     code, _, err = run(["index", "rules", "rules.md", "--store", "st", "--config", "cfg.toml"], capsys)
     assert code == 0 and "rules.md: mined 2 detector(s)" in err
-    rules = review_rules(Settings(store="st"), [])
+    rules = review_rules(Settings(store="st"))
     mined = {r.rule_id: r for r in rules.detectors if r.detect.mined}
     assert set(mined) == {"R-10", "R-11"} and mined["R-10"].detect.mined.corpus_lines == 10_000
 
@@ -299,8 +299,8 @@ def test_index_inspect_review_and_disable(in_tmp, capsys, corpus_dir):
 
     settings = Settings(store="st").model_copy(update={"rules": Settings().rules.model_copy(
         update={"disable": ["R-1?"]})})
-    assert not {"R-10", "R-11"} & {r.rule_id for r in review_rules(settings, []).detectors}
-    assert "R-10" in review_rules(settings, []).known_ids  # still a rule a finding may cite
+    assert not {"R-10", "R-11"} & {r.rule_id for r in review_rules(settings).detectors}
+    assert "R-10" in review_rules(settings).known_ids  # still a rule a finding may cite
 
 
 def test_a_missing_mining_corpus_is_a_configuration_error(in_tmp, capsys):

@@ -1,4 +1,4 @@
-"""The own rule-evaluation set (scripts/rule_eval_set, scripts/make_rule_eval_set.py) cannot rot:
+"""The own rule-evaluation set (scripts/eval/rule_eval_set, scripts/eval/make_rule_eval_set.py) cannot rot:
 every rule keeps enough cases, cases stay our own code, and every anchor survives all three
 renderings exactly once. No store or embedder is needed."""
 
@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from make_rule_eval_set import (  # noqa: E402
+from scripts.eval import make_rule_eval_set as eval_set
+from scripts.eval.make_rule_eval_set import (
     DOCUMENTS,
     all_rules,
     anchor_of,
@@ -25,8 +22,8 @@ from make_rule_eval_set import (  # noqa: E402
     squash,
 )
 
-CASES = [json.loads(line) for line in (ROOT / "scripts/rule_eval_set/cases.jsonl").read_text("utf-8").splitlines()
-         if line.strip()]
+CASES_FILE = Path(eval_set.__file__).parent / "rule_eval_set" / "cases.jsonl"
+CASES = [json.loads(line) for line in CASES_FILE.read_text("utf-8").splitlines() if line.strip()]
 RULES = all_rules()
 
 
@@ -49,7 +46,7 @@ def test_rule_set_shape():
 
 def test_a_style_chapter_of_rules_that_name_no_api():
     """Naming, doc comments, braces, literals and comments: rules only construct names can reach."""
-    from rule_eval_set.rules import STYLE
+    from scripts.eval.rule_eval_set.rules import STYLE
 
     assert len(STYLE.rules) >= 8
     violations = Counter(c["rule"] for c in CASES if c["label"] == "violation")

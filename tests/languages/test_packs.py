@@ -237,7 +237,7 @@ GO_PACK = '''
 """A throw-away Go pack: nothing in dualrag names it."""
 from pathlib import Path
 
-from dualrag.languages import Grammar, LanguagePack
+from dualrag.languages import Grammar, LanguagePack, Specialist
 
 _QUERY = "[(function_declaration) (method_declaration)] @member (type_declaration) @type"
 
@@ -262,9 +262,20 @@ def go_members(text, *, fallback_type=""):
     return tuple(sorted(out, key=lambda m: (m.start, -m.end))), [], root
 
 
+# its own specialist, whose prompt ships beside it; every tier, so even a small change gets it
+REVIEWER = Specialist("go", "Go reviewer", ("correctness", "reliability"),
+                      prompt=str(Path(__file__).parent / "go_reviewer.md"), tiers=("trivial", "lite", "full"))
+
 PACK = LanguagePack(name="go", extensions=(".go",), grammar=Grammar("go", "tree_sitter_go"), members=go_members,
-                    rules=str(Path(__file__).parent / "rules"), fence="go", member_kinds=("function", "type"))
+                    rules=str(Path(__file__).parent / "rules"), fence="go", member_kinds=("function", "type"),
+                    containers=("type",), reviewers=(REVIEWER,))
 '''
+
+GO_REVIEWER = """# Your specialty: Go reviewer
+
+Check the added Go code for errors that are dropped or turned into panics, goroutines that
+never end, and deferred calls inside loops. Category `reliability` for a crash, else `correctness`.
+"""
 
 GO_RULES = '''# Go
 
@@ -322,6 +333,7 @@ def _write_go_pack(root: Path) -> None:
     (pack / "rules" / "go").mkdir(parents=True)
     (pack / "__init__.py").write_text(GO_PACK)
     (pack / "rules" / "go" / "errors.md").write_text(GO_RULES)
+    (pack / "go_reviewer.md").write_text(GO_REVIEWER)
 
 
 @pytest.fixture
@@ -346,8 +358,36 @@ def test_a_go_pack_registered_at_run_time_is_reviewed_with_member_chunks(tmp_pat
     assert {(m["kind"], m["name"]) for c in review["chunks"] for m in c["members"]} == {
         ("type", "orders.Quote"), ("function", "orders.Load")}
     assert _found(review) == {("quote.go", 10, "GO-ERR-001")}  # the pack's own rules and detectors
-    walkthrough = review["walkthrough"]["files"][0]["members"]
-    assert any("Load" in m for m in walkthrough)
+    # named as the pack says: a type is a container (its last name part), a function keeps its package
+    assert review["walkthrough"]["files"][0]["members"] == ["type Quote", "function orders.Load"]
+
+
+def test_a_go_change_gets_the_go_packs_reviewer_with_the_prompt_it_ships(tmp_path, monkeypatch, oai,
+                                                                         clean_registry):
+    pytest.importorskip("tree_sitter_go")
+    from dualrag.config import load_settings
+    from dualrag.pipeline import run_review
+    from dualrag.review.reviewers import select_reviewers
+
+    _write_go_pack(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    import dualrag_go_pack
+
+    languages.register(dualrag_go_pack.PACK)
+    assert [r.name for r in select_reviewers("lite", "generic", languages=["go"])] == ["quality", "rules", "go"]
+    assert "go" not in [r.name for r in select_reviewers("lite", "generic", languages=["java"])]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    oai.responder = lambda req: oai.chat(json.dumps({"findings": [
+        {"path": "orders/quote.go", "line": 10, "severity": "warning", "category": "reliability",
+         "title": "panic in service code", "message": "return the error instead"}]}))
+    settings = load_settings(None, retrieval={"enabled": False},
+                             review={"walkthrough": False, "reverse_check": False, "rule_checks": 0},
+                             llm={"model": "openai:gpt-4.1-mini", "openai": {"base_url": oai.base_url, "local": False}})
+    review = run_review(GO_DIFF, settings)
+    systems = {r.json["messages"][0]["content"] for r in oai.requests}
+    assert any("Your specialty: Go reviewer" in s for s in systems)  # the pack's own prompt file, after shared.md
+    assert "go" in {run.reviewer for run in review.reviewers}
+    assert any(f.reviewer and "go" in f.reviewer.split(",") for f in review.findings)
 
 
 def test_a_pack_declared_by_an_entry_point_is_loaded(tmp_path, monkeypatch, clean_registry):

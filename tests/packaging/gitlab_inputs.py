@@ -2,6 +2,9 @@
 our include template: a header document `spec: inputs:` and, after `---`, the configuration.
 
 - an input without `default` is mandatory; an input the header does not declare is an error;
+- an input's keywords are `default`, `description`, `options`, `regex`, `type` (and `rules`, which
+  our template does not use and this renderer refuses); any other key fails the pipeline, though
+  the JSON schema lets it pass;
 - `type` (string by default, number, boolean, array), `options` and `regex` are checked;
 - `$[[ inputs.NAME ]]` is replaced in keys and values of the configuration; a value that is exactly
   one block keeps the input's type, inside a longer string the value is inserted as text (an array
@@ -18,6 +21,7 @@ from typing import Any
 import yaml
 
 _BLOCK = re.compile(r"\$\[\[\s*inputs\.([A-Za-z0-9_-]+)\s*((?:\|[^\]]*)?)\]\]")
+_KEYWORDS = {"default", "description", "options", "regex", "type"}
 _TYPES = {"string": str, "number": (int, float), "boolean": bool, "array": list}
 
 
@@ -42,6 +46,9 @@ def _resolve(spec: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     values = {}
     for name, rule in spec.items():
         rule = rule or {}
+        extra = sorted(set(rule) - _KEYWORDS)
+        if extra:
+            raise InputError(f"header:spec:inputs:{name} config contains unknown keys: {', '.join(extra)}")
         if name in given:
             value = given[name]
         elif "default" in rule:

@@ -42,37 +42,60 @@ def _working_tree_files() -> list[str]:
     return [name for name in out.decode("utf-8", "surrogateescape").split("\0") if name]
 
 
-@pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Wheelhouse:
-    if os.name == "nt":
-        pytest.skip("venv layout of POSIX systems")
-    root = tmp_path_factory.mktemp("wheel")
-    src = root / "src"  # a copy: the build writes build/ and *.egg-info, never into the checkout
+def _copy_working_tree(dest: Path) -> Path:
     for name in _working_tree_files():
         path = CHECKOUT / name
         if path.is_file():
-            (src / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, src / name)
-    folder = root / "dist"
-    # with setuptools at hand (Python 3.11 venvs) no download; else pip fetches the build backend
-    offline = ["--no-build-isolation", "--no-index"] if importlib.util.find_spec("setuptools") else []
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *offline, "--quiet",
-                    "--disable-pip-version-check", "-w", str(folder), str(src)], check=True, capture_output=True)
-    view = root / "site-packages"
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest / name)
+    return dest
+
+
+@pytest.fixture(scope="session")
+def deps_view(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This environment's site-packages without dualrag: what a fresh venv (or a pre-commit hook's
+    environment) sees in place of the index, so pip resolves dualrag's requirements offline."""
+    if os.name == "nt":
+        pytest.skip("venv layout of POSIX systems")
+    view = tmp_path_factory.mktemp("deps") / "site-packages"
     view.mkdir()
     for entry in Path(sysconfig.get_path("purelib")).iterdir():
         name = entry.name.lower()
         if not (name.startswith(("dualrag", "indexers", "__editable__")) or name.endswith(".pth")):
             (view / entry.name).symlink_to(entry)
-    return Wheelhouse(folder, f"dualrag=={dualrag.__version__}", view)
+    return view
 
 
-def fresh_venv(path: Path, house: Wheelhouse) -> Path:
+@pytest.fixture(scope="session")
+def project_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This working tree as the dualrag project's git repository, one commit on branch `main`: what
+    a `source` / `DUALRAG_SOURCE` git URL or a pre-commit `repo:` points at (as a file:// URL)."""
+    folder = _copy_working_tree(tmp_path_factory.mktemp("dualrag-project"))
+    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "dualrag"], check=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory, deps_view: Path) -> Wheelhouse:
+    root = tmp_path_factory.mktemp("wheel")
+    src = _copy_working_tree(root / "src")  # a copy: the build writes build/ and *.egg-info, never into the checkout
+    folder = root / "dist"
+    # with setuptools at hand (Python 3.11 venvs) no download; else pip fetches the build backend
+    offline = ["--no-build-isolation", "--no-index"] if importlib.util.find_spec("setuptools") else []
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *offline, "--quiet",
+                    "--disable-pip-version-check", "-w", str(folder), str(src)], check=True, capture_output=True)
+    return Wheelhouse(folder, f"dualrag=={dualrag.__version__}", deps_view)
+
+
+def fresh_venv(path: Path, deps_view: Path) -> Path:
     """A venv with no dualrag and no pip of its own; the dependencies (and pip) come from the view.
     Returns its bin folder."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, capture_output=True)
     site = next(path.glob("lib/python*/site-packages"))
-    (site / "_dualrag_test_deps.pth").write_text(f"{house.deps_view}\n", encoding="utf-8")
+    (site / "_dualrag_test_deps.pth").write_text(f"{deps_view}\n", encoding="utf-8")
     return path / "bin"
 
 

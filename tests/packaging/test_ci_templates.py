@@ -1,6 +1,7 @@
 """The GitLab include (templates/dualrag-review.yml) and the GitHub workflow (examples/ci/) as a
-merge-request pipeline runs them: inputs interpolated the way GitLab does, the script lines in one
-bash with the variables the platform sets, dualrag installed from the wheel by the job itself, the
+merge-request pipeline runs them: validated against GitLab's CI schema and SchemaStore's workflow
+schema, inputs interpolated the way GitLab does, the script lines in one bash with the variables the
+platform sets, dualrag installed by the job's own pip line from a git URL of this project, the
 loopback GitLab/GitHub and OpenAI doubles on the other end. A real decision comes back, and no
 variable is exported empty."""
 
@@ -9,13 +10,16 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from ci_schemas import load_yaml12, schema_errors
 from gitlab_inputs import InputError, render
-from install_support import CHECKOUT, Wheelhouse, clean_env, fresh_venv
+from install_support import CHECKOUT, clean_env, fresh_venv
 from vcs_fakes import FakeGitHub, FakeGitLab  # tests/vcs, on the path through conftest.py
 from vcs_support import DIFF, GH_TOKEN, TOKEN
 
@@ -24,6 +28,7 @@ from dualrag.testing.fake_llm import FakeOpenAI
 
 TEMPLATE = CHECKOUT / "templates" / "dualrag-review.yml"
 WORKFLOW = CHECKOUT / "examples" / "ci" / "github-actions.yml"
+DOCS = CHECKOUT / "docs" / "ci.md"
 KEY = "sk-test-key-0123456789"
 SOURCE = "https://gitlab.example/tools/dualrag"  # the one input without a default: where dualrag comes from
 OURS = ("DUALRAG_", "OPENAI_", "ANTHROPIC_")  # what the job may export; none of it empty
@@ -112,23 +117,68 @@ def test_empty_inputs_export_nothing_empty(tmp_path):
     assert job_env["DUALRAG_STORE"] == "/opt/dualrag/store"  # the image's store, kept
 
 
-def test_the_job_follows_gitlabs_schema_rules():
-    """The rules of GitLab's CI schema (app/assets/javascripts/editor/schema/ci.json) that the job's
-    keys meet: `allow_failure` is a boolean or `exit_codes` with at least one code; artifact paths and
-    cache paths are non-empty lists of strings; `rules` entries are mappings; every input has a
-    `description` or an `options` list, and `default`s are strings for string inputs."""
+def _docs_yaml() -> list[Any]:
+    """The YAML examples of docs/ci.md's GitLab section as a reader copies them (the list item's
+    indentation removed)."""
+    text = DOCS.read_text(encoding="utf-8").split("\n## GitHub Actions", 1)[0]
+    blocks = re.findall(r"^[ \t]*```yaml\n(.*?)^[ \t]*```", text, re.DOTALL | re.MULTILINE)
+    assert len(blocks) >= 2, "docs/ci.md: the include and the publishing job"
+    return [yaml.safe_load(textwrap.dedent(block)) for block in blocks]
+
+
+def _docs_include() -> dict[str, Any]:
+    [block] = [b for b in _docs_yaml() if "include" in b]
+    [include] = block["include"]
+    assert include["remote"].endswith("/-/raw/main/templates/dualrag-review.yml")  # this file
+    return include
+
+
+def test_the_include_validates_against_gitlabs_ci_schema():
+    """GitLab's own CI schema (its pipeline editor's), on the file as committed (both YAML documents)
+    and on what the including project gets: defaults, every input set, the docs' inputs; and on the
+    docs' own YAML (the `include:` and the publishing job)."""
     text = TEMPLATE.read_text(encoding="utf-8")
-    header = yaml.safe_load(text.partition("\n---\n")[0])
-    for name, rule in header["spec"]["inputs"].items():
-        assert set(rule) <= {"default", "description", "options", "regex", "type"}, name
-        assert "default" not in rule or isinstance(rule["default"], str), name
-    job = render(text, {"source": SOURCE})["dualrag-review"]
-    allow = job.get("allow_failure", False)
-    assert isinstance(allow, bool) or (isinstance(allow, dict) and set(allow) == {"exit_codes"} and (
-        isinstance(allow["exit_codes"], int) or (allow["exit_codes"] and all(isinstance(c, int) for c in allow["exit_codes"]))))
-    assert job["artifacts"]["paths"] and all(isinstance(x, str) for x in job["artifacts"]["paths"])
-    assert job["cache"]["paths"] and all(isinstance(r, dict) for r in job["rules"])
-    assert set(job) <= {"stage", "image", "rules", "variables", "cache", "script", "artifacts", "allow_failure"}
+    header, _, body = text.partition("\n---\n")
+    inputs = yaml.safe_load(header)["spec"]["inputs"]
+    every = {"model": "anthropic:claude-sonnet-4-6", "provider-base-url": "http://llm.internal:8000/v1",
+             "api-key-variable": "ANTHROPIC_API_KEY", "gitlab-token-variable": "BOT_TOKEN", "store": "/cache/store",
+             "qdrant-url": "http://qdrant:6333", "fail-on": "never", "image": "registry.example/dualrag/runner:1",
+             "source": "dualrag==0.1.0", "ref": "v0.1.0", "stage": "review"}
+    assert set(every) == set(inputs)  # a new input is set here too
+    documents = {
+        "header as committed": yaml.safe_load(header),
+        "job as committed": yaml.safe_load(body),
+        "rendered with the defaults": render(text, {"source": SOURCE}),
+        "rendered with every input set": render(text, every),
+        "rendered with the docs' inputs": render(text, _docs_include()["inputs"]),
+        **{f"docs/ci.md example {i + 1}": block for i, block in enumerate(_docs_yaml())},
+    }
+    problems = {name: schema_errors("gitlab-ci", doc) for name, doc in documents.items()}
+    assert not any(problems.values()), {name: errs for name, errs in problems.items() if errs}
+
+
+def test_gitlabs_schema_rejects_what_the_editor_rejects():
+    """The schema check can fail: the issue's `allow_failure: {exit_codes: []}`, a misspelt key, a
+    script line that YAML read as a mapping (an unquoted `: `), an input default of the wrong type."""
+    job = render(TEMPLATE.read_text(encoding="utf-8"), {"source": SOURCE})["dualrag-review"]
+    assert schema_errors("gitlab-ci", {"dualrag-review": job}) == []
+    for broken, why in [({**job, "allow_failure": {"exit_codes": []}}, "allow_failure"),
+                        ({**job, "artefacts": job["artifacts"]}, "artefacts"),
+                        ({**job, "script": [{"echo decision": "$X"}]}, "script")]:
+        errors = schema_errors("gitlab-ci", {"dualrag-review": broken})
+        assert errors and any(why in e for e in errors), errors
+    assert schema_errors("gitlab-ci", {"spec": {"inputs": {"n": {"type": "number", "default": "3"}}}})
+    with pytest.raises(InputError, match="unknown keys: defualt"):  # GitLab's own check, past the schema
+        render("spec:\n  inputs:\n    x:\n      defualt: ''\n---\njob: {script: [x]}\n", {})
+
+
+def test_the_workflow_validates_against_the_github_workflow_schema():
+    workflow = load_yaml12(WORKFLOW.read_text(encoding="utf-8"))
+    assert schema_errors("github-workflows", workflow) == []
+    # the check can fail: YAML 1.1 reads `on:` as true, and a job needs `runs-on`
+    assert schema_errors("github-workflows", yaml.safe_load(WORKFLOW.read_text(encoding="utf-8")))
+    jobs = {name: {k: v for k, v in job.items() if k != "runs-on"} for name, job in workflow["jobs"].items()}
+    assert schema_errors("github-workflows", {**workflow, "jobs": jobs})
 
 
 def _install_line(source: str, tmp_path: Path, **env: str) -> list[str]:
@@ -159,33 +209,15 @@ def test_the_install_line_reads_the_source_as_pip_does(tmp_path):
     assert req.name == "dualrag" and req.url == "git+https://gitlab.example/tools/dualrag@v1.2"
 
 
-def _project_repository(folder: Path) -> Path:
-    """This working tree as the dualrag project's git repository (what `source` points at), branch main."""
-    import shutil
-
-    from install_support import _working_tree_files
-
-    for name in _working_tree_files():
-        path = CHECKOUT / name
-        if path.is_file():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, folder / name)
-    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@example.com"]
-    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "dualrag"], check=True)
-    return folder
-
-
 # ---------------------------------------------------------------------------- the real thing
 
 
 @pytest.mark.wheel
-def test_gitlab_include_installs_from_the_project_and_reviews(wheelhouse: Wheelhouse, tmp_path):
+def test_gitlab_include_installs_from_the_project_and_reviews(deps_view: Path, project_repository: Path, tmp_path):
     """The include as docs/ci.md shows it: `source` is the dualrag project's git URL (here a file://
     clone of this working tree), installed by the job's own pip line from git at `ref`."""
-    bin_dir = fresh_venv(tmp_path / "venv", wheelhouse)  # python:3.12: python, pip and git, no dualrag
-    source = _project_repository(tmp_path / "dualrag-project")
+    bin_dir = fresh_venv(tmp_path / "venv", deps_view)  # python:3.12: python, pip and git, no dualrag
+    source = project_repository
     project = tmp_path / "project"
     project.mkdir()
     gitlab, llm = FakeGitLab(TOKEN, diff=DIFF), approve_all()
@@ -238,9 +270,23 @@ def _github_expressions(text: str, values: dict[str, str]) -> str:
     return re.sub(r"\$\{\{\s*([\w.]+)\s*\}\}", lambda m: values[m.group(1)], text)
 
 
+def _installed_from(bin_dir: Path) -> dict[str, Any]:
+    """What pip recorded about where the venv's dualrag came from (PEP 610 direct_url.json)."""
+    [record] = (bin_dir.parent / "lib").glob("python*/site-packages/dualrag-*.dist-info/direct_url.json")
+    return json.loads(record.read_text(encoding="utf-8"))
+
+
 @pytest.mark.wheel
-def test_github_workflow_installs_the_wheel_and_reviews(wheelhouse: Wheelhouse, tmp_path):
-    bin_dir = fresh_venv(tmp_path / "venv", wheelhouse)
+def test_github_workflow_installs_from_a_git_url_and_reviews(deps_view: Path, project_repository: Path, tmp_path):
+    """The workflow's run steps as written, DUALRAG_SOURCE in docs/ci.md's git form (a file:// clone
+    of this working tree at `main` in place of github.com at a tag), a fresh venv as setup-python
+    leaves it, the real default embedder, loopback GitHub and OpenAI."""
+    documented = re.search(r"`(dualrag @ git\+https://github\.com/<owner>/dualrag@<tag>)`",
+                           DOCS.read_text(encoding="utf-8"))
+    assert documented, "docs/ci.md: the DUALRAG_SOURCE example"
+    source = documented.group(1).replace("https://github.com/<owner>/dualrag", project_repository.as_uri())
+    source = source.replace("<tag>", "main")
+    bin_dir = fresh_venv(tmp_path / "venv", deps_view)
     (bin_dir / "pip").write_text('#!/bin/sh\nexec "$(dirname "$0")/python" -m pip "$@"\n')  # setup-python's pip
     (bin_dir / "pip").chmod(0o755)
     workspace = tmp_path / "workspace"
@@ -250,24 +296,40 @@ def test_github_workflow_installs_the_wheel_and_reviews(wheelhouse: Wheelhouse, 
     event.write_text(json.dumps({"pull_request": {"number": github.number}}))
     with llm:
         try:
-            workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+            workflow = load_yaml12(WORKFLOW.read_text(encoding="utf-8"))
             secrets = {"secrets.GITHUB_TOKEN": GH_TOKEN, "secrets.OPENAI_API_KEY": KEY,
-                       "vars.DUALRAG_SOURCE": "dualrag"}  # the repository variable: here, the built wheel
+                       "vars.DUALRAG_SOURCE": source}  # the repository variable
             env = clean_env(bin_dir, tmp_path / "home", CI="true", GITHUB_ACTIONS="true",
                             GITHUB_EVENT_NAME="pull_request", GITHUB_EVENT_PATH=str(event),
                             GITHUB_API_URL=github.url, GITHUB_REPOSITORY=github.repo, GITHUB_WORKSPACE=str(workspace),
                             OPENAI_BASE_URL=llm.base_url,  # a self-hosted runner's endpoint: no network here
-                            DUALRAG_EMBEDDING__MODEL="hash",
-                            PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheelhouse.folder))
-            for step in workflow["jobs"]["review"]["steps"]:
-                if "run" not in step:
-                    continue  # checkout, setup-python, upload: the runner's part
+                            # dualrag only from the git URL; its dependencies and the build backend from the
+                            # test environment (a runner has them from PyPI)
+                            PIP_NO_INDEX="1", PIP_NO_BUILD_ISOLATION="0")  # pip reads it inverted: 0 = off
+            runs = [step for step in workflow["jobs"]["review"]["steps"] if "run" in step]  # the rest: the runner's
+            assert [s["run"].split()[:2] for s in runs] == [["pip", "install"], ["dualrag", "github"]]
+            started = time.perf_counter()
+            for step in runs:
                 step_env = {k: _github_expressions(str(v), secrets) for k, v in (step.get("env") or {}).items()}
                 proc = subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], check=False, cwd=workspace,
                                       env={**env, **step_env}, capture_output=True, text=True, timeout=600)
                 assert proc.returncode == 0, proc.stdout + proc.stderr
+                if step is runs[0]:
+                    origin = _installed_from(bin_dir)  # installed by the step, from the git URL
+                    assert origin["url"] == project_repository.as_uri() and origin["vcs_info"]["vcs"] == "git"
+                    assert origin["vcs_info"]["requested_revision"] == "main"
+            print(f"workflow with install from git: {time.perf_counter() - started:.1f} s")
             decision = re.search(r"decision (\w+)", proc.stdout)
             assert decision and decision.group(1) != "no_verdict" and llm.requests, proc.stdout
             assert github.summary_comments() and (workspace / "dualrag.sarif").is_file()
+            assert re.search(r"indexed \d+ bundled rules", proc.stderr), proc.stderr  # the real default embedder
         finally:
             github.close()
+
+
+def test_github_workflow_stops_at_the_install_naming_the_variable(tmp_path):
+    [install] = [s for s in load_yaml12(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["review"]["steps"]
+                 if "pip install" in s.get("run", "")]
+    proc = subprocess.run(["bash", "-eo", "pipefail", "-c", install["run"]], check=False, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "DUALRAG_SOURCE": ""}, capture_output=True, text=True)
+    assert proc.returncode != 0 and "set the repository variable DUALRAG_SOURCE" in proc.stderr

@@ -31,7 +31,7 @@ def test_the_wheel_carries_the_bundled_rules_manifest_and_prompts(wheelhouse):
 
 
 def test_readme_review_command_from_the_wheel_outside_the_checkout(wheelhouse, tmp_path):
-    bin_dir = fresh_venv(tmp_path / "venv", wheelhouse)
+    bin_dir = fresh_venv(tmp_path / "venv", wheelhouse.deps_view)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "--quiet",
                     "--disable-pip-version-check", "--no-index", "--find-links", str(wheelhouse.folder),
                     wheelhouse.requirement], check=True, capture_output=True)

@@ -128,3 +128,19 @@ def test_review_with_a_store_held_by_another_run_still_reviews(in_tmp, capsys, m
     review = json.loads(out)
     assert code == 0
     assert any(n.startswith("rule retrieval skipped") and "in use" in n for n in review["notes"])
+
+
+def test_lang_is_a_language_pack_or_a_project_type_its_packs_give(in_tmp, capsys):
+    def ids(lang: str) -> list[str]:
+        code, out, err = run(["search", "rules", "--text", "SELECT * FROM orders WHERE status = '${status}'",
+                              "--lang", lang, "--kb", "bundled", "--store", "st", "--format", "json",
+                              "--top-k", "50"], capsys)
+        assert code == 0, err
+        return [h["rule_id"] for h in json.loads(out)]
+
+    mapper = ids("mybatis")  # the MyBatis pack's rules are the SQL rules
+    assert "SQL-INJ-001" in mapper and all(i.startswith("SQL-") for i in mapper)
+    edi = ids("edi")  # every EDI pack's language: flow-only and transform-only rules alike
+    assert all(i.startswith("EDI-") for i in edi) and {"EDI-FLOW-001", "EDI-CTRL-001"} <= set(edi)
+    code, _, err = run(["search", "rules", "--text", "x", "--lang", "cobol", "--store", "st"], capsys)
+    assert code == 2 and "no language pack or project type by that name" in err and "Traceback" not in err

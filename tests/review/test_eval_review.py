@@ -1,19 +1,13 @@
-"""scripts/eval_review.py's pieces: the fix is the reversed bug-introducing diff, each side's
+"""scripts/eval/review.py's pieces: the fix is the reversed bug-introducing diff, each side's
 targets, what counts as a flag, and the table (no model, no data files)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import unidiff
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from review_eval.pairs import Pair, reverse_diff, sample, targets  # noqa: E402
-from review_eval.report import by_source, floors, summarise, table, without_reverse_check  # noqa: E402
-from review_eval.systems import flagged, same_file  # noqa: E402
+from scripts.eval.review_eval.pairs import Pair, reverse_diff, sample, targets
+from scripts.eval.review_eval.report import by_source, floors, summarise, table, without_reverse_check
+from scripts.eval.review_eval.systems import flagged, same_file
 
 # fixed -> buggy, as Defects4J stores it: the guard is removed, a bound changed, the EOL lost
 BUG = """diff --git a/src/A.java b/src/A.java

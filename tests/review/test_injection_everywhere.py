@@ -26,7 +26,7 @@ def added(path: str, lines: list[str]) -> bytes:
 
 class Keyword(MeaningCheck):
     """A stand-in meaning layer: a text is an injection when it holds both 'reviewer' and 'nothing'
-    (the real embedder is measured by scripts/eval_injection.py); counts what it embeds."""
+    (the real embedder is measured by scripts/eval/injection.py); counts what it embeds."""
 
     def __init__(self) -> None:
         self.embedded: list[str] = []

@@ -10,7 +10,7 @@ from dualrag.pipeline import run_chunking, run_review
 from dualrag.retrieval.context import Context, ContextRule
 from dualrag.review.model import Decision
 from dualrag.review.prompt import ChangeInfo, RawFinding, build_request, template
-from dualrag.review.reader import COMPACT_WINDOW, fitted, reader_for
+from dualrag.review.reader import COMPACT_WINDOW, resolve_for
 from dualrag.review.reviewers import REVIEWERS, select_reviewers
 
 from .conftest import PATH, answer
@@ -21,15 +21,18 @@ LOCAL = {"openai:local": {"context_window": 16_384, "max_output_tokens": 1_024}}
 def test_the_reviewers_model_sizes_chunks_and_context():
     llm = LLMConfig.model_validate({"model": "openai:local", "models": LOCAL,
                                     "reviewers": {"security": "openai:gpt-4.1"}})
-    reader = reader_for(llm, select_reviewers("full", "java"))
-    assert (reader.model, reader.window, reader.max_output, reader.compact) == ("openai:local", 16_384, 1_024, True)
-    settings = fitted(load_settings(None, llm=llm.model_dump()), reader)
-    assert settings.retrieval.context_tokens == 16_384 // 16 and settings.retrieval.output_tokens == 1_024
-    kept = fitted(load_settings(None, retrieval={"context_tokens": 5_000}), reader)
-    assert kept.retrieval.context_tokens == 5_000  # what the user set stays
-    big = reader_for(LLMConfig(model="openai:gpt-4.1"), select_reviewers("trivial", "java"))
+    settings = load_settings(None, llm=llm.model_dump())
+    model = resolve_for(settings, select_reviewers("full", "java"))
+    assert (model.reader, model.window, model.max_output, model.compact) == ("openai:local", 16_384, 1_024, True)
+    assert model.context_tokens == 16_384 // 16 and model.token_model == "local"
+    assert settings.retrieval.context_tokens == 12_000  # the settings are not rewritten to carry the model
+    kept = resolve_for(load_settings(None, retrieval={"context_tokens": 5_000}, llm=llm.model_dump()),
+                       select_reviewers("full", "java"))
+    assert kept.context_tokens == 5_000  # what the user set stays
+    big = resolve_for(load_settings(None, llm={"model": "openai:gpt-4.1"}), select_reviewers("trivial", "java"))
     assert not big.compact and big.window > COMPACT_WINDOW
-    assert reader_for(LLMConfig(), select_reviewers("trivial", "java")) is None  # offline
+    offline = resolve_for(load_settings(None), select_reviewers("trivial", "java"))
+    assert not offline.online and offline.reader is None and offline.window == 128_000  # chunking.window_tokens
 
 
 def test_chunk_budget_comes_from_the_model_window(make_git_file):

@@ -69,9 +69,8 @@ def test_wont_fix_is_recorded_then_suppresses_on_another_mr_until_forgotten(gl, 
     assert rec.code == "static int x = 1;" and rec.message == "Static field x is not final." and rec.title
     assert any("recorded 1 new (1 wont_fix)" in n for n in result.notes), result.notes
 
-    notes: list[str] = []
-    assert load_memory(fb_settings, FeedbackScope(REPO, "!7"), notes) is None  # the MR's own threads decide there
-    memory = load_memory(fb_settings, FeedbackScope(REPO, "!8"), notes)
+    assert load_memory(fb_settings, FeedbackScope(REPO, "!7")).memory is None  # the MR's own threads decide there
+    memory = load_memory(fb_settings, FeedbackScope(REPO, "!8")).memory
     again = placed(UTIL, DIFF, fb_settings)
     other = placed(PW, DIFF, fb_settings)
     code = DiffIndex(ingest(DIFF.encode(), fb_settings)).code
@@ -84,7 +83,7 @@ def test_wont_fix_is_recorded_then_suppresses_on_another_mr_until_forgotten(gl, 
     (row,) = json.loads(out)
     code, out, _ = run(["feedback", "forget", row["id"][:8], "--store", str(fb_settings.store)], capsys)
     assert code == 0 and "forgot 1 record(s) of acme_shop" in out
-    assert load_memory(fb_settings, FeedbackScope(REPO, "!8"), []) is None
+    assert load_memory(fb_settings, FeedbackScope(REPO, "!8")).memory is None
 
 
 def test_recording_again_writes_nothing(gl, fb_settings):
@@ -113,7 +112,7 @@ def test_fixed_by_a_push_is_an_acceptance_that_keeps_the_rule(gl, fb_settings):
     with open_feedback_store(fb_settings.store, fb_settings.qdrant) as fs:
         fs.forget(REPO, everything=True)
         fs.record(REPO, [dismissal, accepted], get_embedder(config=fb_settings.embedding))
-    memory = load_memory(fb_settings, FeedbackScope(REPO, "!9"), [])
+    memory = load_memory(fb_settings, FeedbackScope(REPO, "!9")).memory
     out = memory.apply([pw], DiffIndex(ingest(DIFF.encode(), fb_settings)).code)
     assert out.findings == [pw] and out.dropped == 0
 

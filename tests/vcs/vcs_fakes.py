@@ -2,16 +2,19 @@
 behave like the documented REST APIs for the calls dualrag makes, including their validation:
 positions outside the diff are refused (GitLab 400, GitHub 422), bad tokens get 401, a vanished
 MR 404; faults (409/429/5xx...) can be queued per route; lists are paginated (X-Next-Page for
-GitLab, Link for GitHub, cursors for GitHub GraphQL). Used by tests and scripts/bench_publish.py.
+GitLab, Link for GitHub, cursors for GitHub GraphQL). Used by tests and scripts/bench/publish.py.
 
 Both keep a clock (one second a step, the platform's ISO 8601 stamps) so that notes, reviews and
 pushes are ordered as on the real platforms; a push (`set_diff` with a new head) adds a GitLab MR
 diff version. People: the MR's author, and members with an access level (GitLab) or a role
-(GitHub) that the members / collaborator-permission endpoints report.
+(GitHub) that the members / collaborator-permission endpoints report (404 for anyone else).
+Repository files by commit (`files[(sha, path)]`): GitLab's raw file endpoint, GitHub's contents
+API (base64 up to 1 MB, `content` empty above), both 404 for a path or commit they do not have.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -19,7 +22,7 @@ import threading
 from abc import ABC, abstractmethod
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 
 def diff_lines(diff: str) -> dict[str, dict]:
@@ -172,9 +175,10 @@ class FakeServer(ABC):
         """(status, payload, headers) for one request, as the real API answers it."""
 
     def _send(self, h, status, payload, headers=None):
-        data = b"" if payload is None else json.dumps(payload).encode()
+        raw = isinstance(payload, bytes)  # a file's bytes, as a raw endpoint sends them
+        data = payload if raw else b"" if payload is None else json.dumps(payload).encode()
         h.send_response(status)
-        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Type", "text/plain; charset=utf-8" if raw else "application/json")
         h.send_header("Content-Length", str(len(data)))
         for k, v in (headers or {}).items():
             h.send_header(k, str(v))
@@ -216,6 +220,7 @@ class FakeGitLab(FakeServer):
         self.users: dict[str, int] = {bot: 1}
         self.access: dict[str, int] = {}  # username -> access level (project or inherited membership)
         self.versions: list[dict] = []    # one per push, newest first, as the API lists them
+        self.files: dict[tuple[str, str], bytes] = {}  # (commit sha, path) -> the file's bytes
         self.set_diff(diff, head_sha)
 
     def set_diff(self, diff: str, head_sha: str | None = None):
@@ -242,10 +247,23 @@ class FakeGitLab(FakeServer):
         note = {"id": self.new_id(), "body": body, "author": self.user(author), "system": False,
                 "resolvable": discussion is not None, "resolved": False, "created_at": self.now()}
         if discussion is None:
-            self.discussions.append({"id": f"d{self.new_id()}", "individual_note": True, "notes": [note]})
+            discussion = {"id": f"d{self.new_id()}", "individual_note": True, "notes": [note]}
+            self.discussions.append(discussion)
         else:
             discussion["notes"].append(note)
+        note["discussion_id"] = discussion["id"]
         return note
+
+    def note_hook(self, note: dict, *, action: str = "create") -> dict:
+        """The "Note Hook" webhook payload GitLab delivers for a note on this merge request."""
+        author = note["author"]
+        return {"object_kind": "note", "event_type": "note", "user": {**author, "name": author["username"]},
+                "project_id": int(self.project) if self.project.isdigit() else self.project,
+                "project": {"id": self.project, "path_with_namespace": "acme/shop"},
+                "object_attributes": {"id": note["id"], "note": note["body"], "noteable_type": "MergeRequest",
+                                      "author_id": author["id"], "discussion_id": note.get("discussion_id"),
+                                      "system": False, "action": action, "created_at": note["created_at"]},
+                "merge_request": {"iid": self.iid, "last_commit": {"id": self.refs["head_sha"]}}}
 
     def bot_threads(self) -> list[dict]:
         return [d for d in self.discussions if d["notes"][0].get("position")]
@@ -263,6 +281,12 @@ class FakeGitLab(FakeServer):
         base = f"/api/v4/projects/{self.project}/merge_requests/{self.iid}"
         if path == "/api/v4/user" and method == "GET":
             return 200, self.user(self.bot), {}
+        m = re.fullmatch(rf"/api/v4/projects/{self.project}/repository/files/([^/]+)/raw", path)
+        if m and method == "GET":  # GitLab: 404 "File Not Found" for a path or ref it does not have
+            data = self.files.get((query.get("ref", ""), unquote(m.group(1))))
+            if data is None:
+                return 404, {"message": "404 File Not Found"}, {}
+            return 200, data, {}
         m = re.fullmatch(rf"/api/v4/projects/{self.project}/members/all/(\d+)", path)
         if m and method == "GET":  # 404 for anyone without a (project or inherited) membership
             names = [u for u, i in self.users.items() if i == int(m.group(1)) and u in self.access]
@@ -289,9 +313,13 @@ class FakeGitLab(FakeServer):
             return self.page(json.loads(json.dumps(self.discussions)), query)
         if rest == "/discussions" and method == "POST":
             return self._new_discussion(body)
+        if rest == "/notes" and method == "GET":
+            return self.page([n for d in self.discussions for n in d["notes"]][::-1], query)
         m = re.fullmatch(r"/discussions/([\w-]+)(/notes)?", rest)
         if m:
             d = next(d for d in self.discussions if d["id"] == m.group(1))
+            if not m.group(2) and method == "GET":
+                return 200, json.loads(json.dumps(d)), {}
             if m.group(2) and method == "POST":
                 note = {"id": self.new_id(), "body": body["body"], "author": self.user(self.bot),
                         "system": False, "resolvable": d["notes"][0]["resolvable"], "resolved": d["notes"][0]["resolved"],
@@ -388,6 +416,7 @@ class FakeGitHub(FakeServer):
         self.thread_page = thread_page
         self.allow_approve = allow_approve
         self.pr_exists = True
+        self.files: dict[tuple[str, str], bytes] = {}  # (commit sha, path) -> the file's bytes
         self.set_diff(diff)
 
     def set_diff(self, diff: str, head_sha: str | None = None):
@@ -410,6 +439,23 @@ class FakeGitHub(FakeServer):
              "original_commit_id": self.head_sha}
         self.comments.append(c)
         return c
+
+    def human_review_comment(self, body: str, path: str, line: int, author: str = "alice") -> dict:
+        """A review comment a person starts a thread with, on a line of the diff."""
+        c = {"id": self.new_id(), "body": body, "user": {"login": author}, "path": path, "line": line,
+             "side": "RIGHT", "commit_id": self.head_sha, "original_commit_id": self.head_sha,
+             "created_at": self.now()}
+        self.comments.append(c)
+        return c
+
+    def comment_event(self, comment: dict, *, review: bool = False, action: str = "created") -> dict:
+        """The `issue_comment` (or, `review`, `pull_request_review_comment`) webhook payload."""
+        body = {"action": action, "comment": {**comment, "user": {**comment["user"], "type": "User"}},
+                "repository": {"full_name": self.repo}, "sender": comment["user"]}
+        if review:
+            return {**body, "pull_request": {"number": self.number, "head": {"sha": self.head_sha}}}
+        return {**body, "issue": {"number": self.number, "pull_request": {"url": f"{self.url}/repos/{self.repo}"
+                                                                                f"/pulls/{self.number}"}}}
 
     def human_review(self, body: str, author: str = "alice", state: str = "COMMENTED") -> dict:
         """A review submitted on the current head (GitHub records its `commit_id`)."""
@@ -441,6 +487,19 @@ class FakeGitHub(FakeServer):
             role = self.roles[m.group(1)]
             legacy = {"maintain": "write", "triage": "read"}.get(role, role)
             return 200, {"permission": legacy, "role_name": role, "user": {"login": m.group(1)}}, {}
+        m = re.fullmatch(rf"{base}/contents/(.+)", path)
+        if m and method == "GET":  # files up to 1 MB inline (base64, lines of 60), above that content ""
+            name = unquote(m.group(1))
+            data = self.files.get((query.get("ref", ""), name))
+            if data is None:
+                return 404, {"message": "Not Found", "status": "404"}, {}
+            inline = len(data) <= 1_000_000
+            encoded = base64.b64encode(data).decode() if inline else ""
+            return 200, {"type": "file", "name": name.rsplit("/", 1)[-1], "path": name, "size": len(data),
+                         "encoding": "base64" if inline else "none",
+                         "content": "\n".join(encoded[i:i + 60] for i in range(0, len(encoded), 60))}, {}
+        if path == f"{pr}/comments" and method == "GET":
+            return self.page(list(self.comments), query, link_base=path)
         if path == f"{pr}/files" and method == "GET":
             items = [{"filename": n, "previous_filename": o, "status": "modified", "patch": d}
                      for o, n, d in file_sections(self.diff)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dualrag.languages.pack import LanguagePack, SymbolReader
+from dualrag.languages.pack import LanguagePack, Specialist, SymbolReader
 from dualrag.languages.xml import XML_GRAMMAR, xml_members, xml_too_big
 
 
@@ -18,7 +18,9 @@ def _read(path: str, text: str, data: bytes):
 
 
 # flows, transforms and the partner registry (`partners.xml`, read by this reader too)
-READER = SymbolReader(language="edi", read=_read, globs=("*.flow", "*.dt", "*partners.xml"))
+READER = SymbolReader(language="edi", read=_read, globs=("*.flow", "*.dt", "*partners.xml"), code=False)
+# every EDI file brings it: mappings, envelopes and partner values (prompts/edi.md)
+REVIEWER = Specialist("edi", "EDI compliance reviewer", ("edi",), prompt="edi")
 
 FLOW = LanguagePack(
     name="edi-flow",
@@ -34,6 +36,8 @@ FLOW = LanguagePack(
     rules="edi",
     fence="xml",
     member_kinds=("element",),
+    containers=("edi-flow",),
+    reviewers=(REVIEWER,),
 )
 
 DT = replace(FLOW, name="edi-dt", description="EDI data transforms", extensions=(".dt",))
@@ -46,4 +50,5 @@ MESSAGE = LanguagePack(
     concepts="edi",
     project_type="edi",
     priority=2,
+    reviewers=(REVIEWER,),
 )

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from dualrag.languages.java.grammar_words import JAVA_GRAMMAR_WORDS
 from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader
 
 
@@ -60,4 +61,6 @@ PACK = LanguagePack(
     fence="java",
     member_kinds=("class", "interface", "enum", "record", "annotation", "method", "constructor", "initializer",
                   "lambda"),
+    containers=("class", "interface", "enum", "record", "annotation"),
+    grammar_words=JAVA_GRAMMAR_WORDS,
 )

@@ -150,4 +150,5 @@ PACK = LanguagePack(
     rules="kotlin",
     fence="kotlin",
     member_kinds=("class", "interface", "object", "function", "method", "constructor", "initializer", "lambda"),
+    containers=_CONTAINERS,
 )

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from dualrag.languages.pack import LanguagePack, SymbolReader
+from dualrag.languages.sql import REVIEWER as SQL_REVIEWER
 from dualrag.languages.xml import XML_GRAMMAR, xml_too_big
 
 _DIALECT = re.compile(r"<!DOCTYPE\s+mapper\b|mybatis\.org//DTD Mapper|ibatis\.apache\.org//DTD|<mapper\s+namespace\s*=")
@@ -97,9 +98,10 @@ PACK = LanguagePack(
     grammar=XML_GRAMMAR,
     members=mapper_members,
     too_big=xml_too_big,
-    symbols=SymbolReader(language="mybatis", read=_read, globs=("*.xml",)),
+    symbols=SymbolReader(language="mybatis", read=_read, globs=("*.xml",), code=False),
     concepts="java",
     rules="sql",
     fence="xml",
     member_kinds=_MEMBER_TAGS,
+    reviewers=(SQL_REVIEWER,),
 )

@@ -111,4 +111,5 @@ PACK = LanguagePack(
     rules="python",
     fence="python",
     member_kinds=("class", "function", "method"),
+    containers=("class",),
 )

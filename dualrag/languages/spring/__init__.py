@@ -89,7 +89,7 @@ def _read(path: str, text: str, data: bytes):
 
 
 READER = SymbolReader(language="spring", read=_read, globs=(
-    *(f"*{n}" for n in _NAMES), "*application*.properties", "*bootstrap*.properties"))
+    *(f"*{n}" for n in _NAMES), "*application*.properties", "*bootstrap*.properties"), code=False)
 
 YAML = LanguagePack(
     name="spring-yaml",
@@ -107,6 +107,8 @@ YAML = LanguagePack(
     rules="spring",
     fence="yaml",
     member_kinds=("section", "key"),
+    containers=("section",),
+    short_names=False,  # `spring.datasource.password` is the key's name, not a package and a member
 )
 
 PROPERTIES = LanguagePack(
@@ -120,4 +122,5 @@ PROPERTIES = LanguagePack(
     rules="spring",
     fence="properties",
     member_kinds=("key",),
+    short_names=False,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from dualrag.languages.pack import Grammar, LanguagePack
+from dualrag.languages.pack import Grammar, LanguagePack, Specialist
 
 GRAMMAR = Grammar("sql", "tree_sitter_sql")
 _WORD = re.compile(r"[A-Za-z_][\w.\"`\[\]]*")
@@ -119,6 +119,9 @@ def statement_label(body: str) -> str:
     return " ".join(out)
 
 
+# migrations and mapper statements both bring it (the MyBatis pack names it too): prompts/sql.md
+REVIEWER = Specialist("sql", "SQL and data-access reviewer", ("correctness", "security", "performance"), prompt="sql")
+
 PACK = LanguagePack(
     name="sql",
     description="SQL scripts and migrations",
@@ -135,4 +138,6 @@ PACK = LanguagePack(
     rules="sql",
     fence="sql",
     member_kinds=("statement",),
+    short_names=False,  # a statement's name is its file, its first words and its line
+    reviewers=(REVIEWER,),
 )

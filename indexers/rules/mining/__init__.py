@@ -46,7 +46,7 @@ __all__ = ["Backgrounds", "Corpus", "MiningOptions", "MiningReport", "Rejected",
 class MiningOptions:
     corpus: Corpus | None = None
     max_hits_per_10k: float = 1.0
-    min_bits: float = 20.0  # without a corpus (the [rules] default; scripts/eval_mined_detectors.py sweeps it)
+    min_bits: float = 20.0  # without a corpus (the [rules] default; scripts/eval/mined_detectors.py sweeps it)
     language: str = "java"
     disabled: Callable[[str], bool] | None = None
     max_candidates: int = 12  # of each kind tried per rule

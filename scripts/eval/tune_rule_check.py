@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Choose the rule-check prompt on pairs the evaluation never scores (issue 25).
+
+`scripts/eval/rule_checks.py` scores a seeded sample of the Error Prone pairs (30, seed 25, the
+known-bad ones excluded). This script takes the *other* eligible pairs and asks the check
+directly — the pair's file as an added chunk, its own rule plus two other rules of the book
+(seeded), as a retrieval that found the right rule would hand them over — once per prompt variant:
+
+    plain  rule_check.md: the rule, the line, the words that break it
+    fix    rule_check_fix.md: the same, plus the line rewritten to follow the rule; a rewrite
+           that changes nothing clears the line (a compliant line needs no fix)
+    recheck  fix, then the same check once more on the code with the model's fixes applied: a
+           rule flagged again on a fixed line is dropped (one more call when something was flagged)
+
+Printed per variant: how often the right rule is cited on the violating and on the compliant
+side, their difference, other rules cited, seconds per check. The variant with the larger
+difference ships (`[review] rule_check_fix`).
+
+    OPENAI_BASE_URL=http://127.0.0.1:8765/v1 OPENAI_API_KEY=local \\
+    .venv/bin/python -m scripts.eval.tune_rule_check --pairs 16
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+
+from dualrag.chunking.model import Chunk, HunkSlice
+from dualrag.config import load_settings
+from dualrag.diff.hunks import DiffLine
+from dualrag.llm import LLMError, LLMFactory
+from dualrag.retrieval.context import ContextRule
+from dualrag.review.rule_check import RuleCheckAnswer, build_check, recheck, verify, with_fixes
+from scripts import ROOT
+from scripts.eval.rule_check_eval.pairs import KNOWN_BAD, SIDES, load_pairs, sample
+
+SCORED = {"n": 30, "seed": 25}  # what scripts/eval/rule_checks.py scores by default: never tuned on
+
+
+def chunk_of(path: str, text: str) -> Chunk:
+    lines = tuple(DiffLine("+", None, n, line) for n, line in enumerate(text.splitlines(), 1))
+    return Chunk(id="c1", files=(path,), hunks=(HunkSlice.of_lines(path, "", lines),), members=(),
+                 estimated_tokens=len(text) // 4, text="")
+
+
+def rule_of(row: dict) -> ContextRule:
+    text = f"{row['title']}\n\n{row['prose']}"
+    return ContextRule(rule_id=row["id"], title=row["title"], text=text, level=None, severity="major", kb="team",
+                       source="errorprone.md", score=0.5, tokens=len(text) // 4)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=16, help="tuning pairs (seeded, outside the scored sample)")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--variants", default="plain,fix,recheck")
+    ap.add_argument("--llm", default="openai:local")
+    args = ap.parse_args(argv)
+
+    import json
+    book = [json.loads(line) for line in (ROOT / "scripts/tools/rule_books/errorprone/rules.jsonl").open(encoding="utf-8")]
+    rows = {r["id"]: r for r in book}
+    pairs = load_pairs("errorprone")
+    scored = {p.rule for p in sample(pairs, SCORED["n"], SCORED["seed"], frozenset(KNOWN_BAD))}
+    tuning = [p for p in pairs if p.rule not in scored and p.rule not in KNOWN_BAD]
+    rng = random.Random(args.seed)
+    rng.shuffle(tuning)
+    tuning = tuning[:args.pairs]
+    print(f"{len(tuning)} tuning pairs (none of the {len(scored)} scored by scripts/eval/rule_checks.py): "
+          f"{', '.join(p.rule for p in tuning)}")
+
+    settings = load_settings(None, llm={"model": args.llm, "models": {args.llm: {
+        "context_window": 16384, "max_output_tokens": 512, "json_object_schema": True}}})
+    client = LLMFactory(settings.llm).for_reviewer("rules")[0]
+    others = [r for r in book if r["id"] not in scored]
+    results: dict[str, Counter] = {v: Counter() for v in args.variants.split(",")}
+    seconds: dict[str, list[float]] = {v: [] for v in results}
+    for pair in tuning:
+        distractors = rng.sample([r for r in others if r["id"] != pair.rule], 2)
+        rules = [rule_of(rows[pair.rule]), *map(rule_of, distractors)]
+        rng.shuffle(rules)
+        for variant in results:
+            for side in SIDES:
+                s = pair.side(side)
+                check = build_check(chunk_of(s.path, s.text), tuple(rules), max_output_tokens=400,
+                                    fix=variant != "plain")
+                started = time.monotonic()
+                try:
+                    response = client.complete(check.request)
+                    found = verify(check, response.parsed) if isinstance(response.parsed, RuleCheckAnswer) else []
+                    again = with_fixes(check, response.parsed, found) if variant == "recheck" and found else None
+                    if again is not None:
+                        second = client.complete(again.request)
+                        if isinstance(second.parsed, RuleCheckAnswer):
+                            found = recheck(found, verify(again, second.parsed))
+                except LLMError as exc:
+                    results[variant]["failed"] += 1
+                    print(f"  {pair.rule} {side} {variant}: failed {exc}", file=sys.stderr)
+                    continue
+                seconds[variant].append(time.monotonic() - started)
+                right = any(f.rule_id == pair.rule for f in found)
+                results[variant][f"right_{side}"] += right
+                results[variant][f"other_{side}"] += sum(1 for f in found if f.rule_id != pair.rule)
+                print(f"  {pair.rule} {side} {variant}: {'CITES' if right else 'quiet'} "
+                      f"{[f.rule_id for f in found]}", file=sys.stderr)
+    n = len(tuning)
+    print(f"{'variant':8} {'right on viol.':>15} {'right on compl.':>16} {'difference':>11} "
+          f"{'other cites/check':>18} {'s/check':>8} failed")
+    for variant, c in results.items():
+        v, k = c["right_violating"] / n, c["right_compliant"] / n
+        other = (c["other_violating"] + c["other_compliant"]) / (2 * n)
+        med = statistics.median(seconds[variant]) if seconds[variant] else 0.0
+        print(f"{variant:8} {v:15.2f} {k:16.2f} {v - k:+11.2f} {other:18.2f} {med:8.1f} {c['failed']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
