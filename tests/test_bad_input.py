@@ -11,18 +11,12 @@ import sys
 
 import pytest
 
-from dualrag.cli import main
 from dualrag.diff import FileStatus, ingest
 from dualrag.source.paths import clean, unquote, unsafe_reason
+from dualrag.testing.cli import run_cli as run
 
 GOOD = b"diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
 
-
-def run(args, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 def assert_one_line_error(code, out, err, fragment):

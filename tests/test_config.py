@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dualrag.cli import main
 from dualrag.config import CONFIG_FILE_NAME, Settings, find_config_file, load_settings
 from dualrag.errors import ConfigError
+from dualrag.testing.cli import run_cli as run
 
 SMALL_DIFF = b"diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
 
@@ -105,12 +105,6 @@ def test_find_config_file(tmp_path):
 
 # ---------------------------------------------------------------------------- through the CLI
 
-
-def run(args, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 @pytest.fixture

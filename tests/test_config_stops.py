@@ -8,18 +8,12 @@ import socket
 
 import pytest
 
-from dualrag.cli import main
+from dualrag.testing.cli import run_cli as run
 from dualrag.testing.fake_llm import FakeOpenAI
 
 JAVA = (b"diff --git a/src/App.java b/src/App.java\nindex 1..2 100644\n--- a/src/App.java\n+++ b/src/App.java\n"
         b"@@ -1,3 +1,3 @@\n class App {\n-  int a = 1;\n+  int a = 2;\n }\n")
 
-
-def run(args, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 @pytest.fixture

@@ -144,3 +144,36 @@ def test_lang_is_a_language_pack_or_a_project_type_its_packs_give(in_tmp, capsys
     assert all(i.startswith("EDI-") for i in edi) and {"EDI-FLOW-001", "EDI-CTRL-001"} <= set(edi)
     code, _, err = run(["search", "rules", "--text", "x", "--lang", "cobol", "--store", "st"], capsys)
     assert code == 2 and "no language pack or project type by that name" in err and "Traceback" not in err
+
+
+TOPICS = ["线程池", "日期格式", "金额计算", "日志输出", "字符串比较", "异常处理", "集合遍历", "锁的释放", "随机数",
+          "文件关闭", "分支默认", "哈希相等"]
+APIS = ["Executors.newFixedThreadPool(4)", "new SimpleDateFormat(pattern)", "new BigDecimal(0.1)",
+        "log.info(name + value)", "name == other", "catch (Exception e) {}", "list.remove(item)", "lock.lock()",
+        "new Random().nextInt()", "new FileInputStream(path)", "switch (kind) { case 1: }", "equals(Object o)"]
+
+
+def test_a_book_with_its_own_counter_examples_chooses_its_channels_and_says_so(in_tmp, capsys):
+    rules = "\n\n".join(f"{i}. 【强制】{topic}必须按团队规范处理。\n   反例：Object v{i} = {api};"
+                        for i, (topic, api) in enumerate(zip(TOPICS, APIS, strict=True), start=1))
+    (in_tmp / "book.md").write_text(f"# Team rules\n\n## Java\n\n{rules}\n", encoding="utf-8")
+    code, out, err = run(["index", "rules", "book.md", "--kb", "book", "--store", "st"], capsys)
+    assert code == 0, err
+    assert "book: rule channels" in err and "by self-check on 12 counter-examples" in err
+    code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
+    channels = {s["kb"]: s for s in json.loads(out)}["book"]["channels"]
+    assert channels["cases"] == 12 and channels["chosen"] in channels["figures"]
+    (in_tmp / "Pool.java").write_text("class Pool { Object p = Executors.newFixedThreadPool(4); }\n")
+    code, out, _ = run(["search", "rules", "--code-file", "Pool.java", "--kb", "book", "--store", "st",
+                        "--format", "json"], capsys)
+    hits = json.loads(out)
+    assert code == 0 and hits
+    searched = hits[0]["channels"]
+    assert searched["self_check"].startswith(channels["chosen"])
+    assert searched["setting"] == channels["setting"]  # nothing set by the user: the book's choice
+
+
+def test_a_book_with_few_counter_examples_keeps_the_configured_channels(indexed, capsys):
+    code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
+    channels = {s["kb"]: s for s in json.loads(out)}["team"]["channels"]
+    assert channels["chosen"] is None and channels["cases"] == 1

@@ -8,15 +8,8 @@ import builtins
 import pytest
 from service_support import write_config
 
-from dualrag.cli import main
+from dualrag.testing.cli import run_cli as run
 from dualrag.testing.redis import free_port
-
-
-def run(args, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 @pytest.fixture

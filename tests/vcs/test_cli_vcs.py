@@ -9,15 +9,8 @@ from vcs_fakes import FakeGitHub, FakeGitLab
 from vcs_support import CTX, DIFF, GH_TOKEN, PW, TOKEN, FixedReviewer
 
 import dualrag.cli.vcs as cli_vcs
-from dualrag.cli import main
 from dualrag.review.model import Decision
-
-
-def run(args, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
+from dualrag.testing.cli import run_cli as run
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from vcs_fakes import FakeGitLab
 from vcs_support import DIFF, TOKEN
 
-from dualrag.cli import main
+from dualrag.testing.cli import run_cli as run
 from dualrag.testing.recording_server import RecordingServer
 
 OLD = "package com.acme;\n\npublic class Orders {\n    int total(int a, int b) {\n        return a + b;\n    }\n}\n"
@@ -35,12 +35,6 @@ def hostile_toml(url: str) -> str:
             f'[qdrant]\nurl = "{url}"\n[noise]\nextra_patterns = ["src/**"]\n'
             'generated_markers = ["package com"]\n[review]\nwalkthrough = false\n')
 
-
-def run(args, capsys):
-    with pytest.raises(SystemExit) as info:
-        main(args)
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 def model_env(monkeypatch, oai):
