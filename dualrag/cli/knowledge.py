@@ -137,10 +137,24 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
                     pruned += db.prune(kb, [u.point_id for u in doc.units], document=doc.document)
                 db.tag_document(kb, doc.document, digest)
             db.mark_writing(kb, None)
+            progress.update(task, description="choosing the rule channels on the rules' counter-examples")
+            _say(console, f"dualrag: {kb}: rule channels {_choose_channels(db, kb, embedder, sparse)}")
     seconds = time.perf_counter() - start
     click.echo(f"{kb}: {len(units)} rules from {len(documents)} document(s) ({report.added} added, "
                f"{report.updated} updated, {report.unchanged} unchanged{f', {pruned} pruned' if pruned else ''}), "
                f"{seconds:.1f}s")
+
+
+def _choose_channels(db, kb: str, embedder, sparse) -> str:
+    """The knowledge base chooses its rule channels on its own counter-examples (self_check.py);
+    what it chose, in a line. A failure costs the choice (searches use the configured setting)."""
+    from dualrag.retrieval.self_check import ensure_choice
+
+    try:
+        choice = ensure_choice(db, kb, embedder, sparse)
+    except Exception as exc:  # noqa: BLE001 - the index is written; only the choice is lost
+        return f"left to the configured setting: the self-check failed ({one_line(str(exc))})"
+    return f"{choice.summary()}, {choice.seconds:.1f}s"
 
 
 def _index_bundled(settings: Settings) -> None:
@@ -418,11 +432,13 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
         if retriever is None or not retriever.kbs:
             raise UserError("; ".join(notes) or "no knowledge base to search: run 'dualrag index rules' first")
         hits = retriever.retrieve(query, top_k=top_k, mode=mode)
+        settings_by_kb = _search_settings(retriever, store.rules())
     rows = [
         {
             "rule_id": h.unit.rule_id, "title": h.unit.title, "text": h.unit.full_text(),
             "level": h.unit.level, "section": " > ".join(h.unit.section), "source": h.unit.source.file,
             "kb": h.unit.source.kb, "page": h.unit.source.page, "score": round(h.score, 5), "rank": h.rank,
+            "channels": settings_by_kb.get(h.unit.source.kb),
         }
         for h in hits
     ]
@@ -435,6 +451,19 @@ def search_rules(code_file: str | None, text: str | None, lang: str | None, kbs:
         page = f" p.{row['page']}" if row["page"] else ""
         click.echo(one_line(f"{row['rank']:>3}. {row['rule_id']} [{row['level'] or '-'}] {row['title']}  "
                             f"({row['kb']}: {row['source']}{page}; score {row['score']})"))
+
+
+def _search_settings(retriever, db) -> dict[str, dict]:
+    """Per knowledge base searched: the channel setting its rules were ranked with, and where it came from."""
+    from dualrag.retrieval.self_check import read_choice, setting_of
+
+    out = {}
+    for kb in [*retriever.kbs, *retriever.fill]:
+        group = retriever.fill if kb in retriever.fill else retriever.kbs
+        choice = read_choice(db, kb) if kb in retriever.kb_channels else None
+        out[kb] = {"setting": setting_of(retriever.setting(group)),
+                   "self_check": choice.summary() if choice else None}
+    return out
 
 
 @click.group("kb")
@@ -462,6 +491,7 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
                 "levels": dict(Counter(str(u.level) if u.level else "none" for u in units)),
                 "sources": dict(Counter(u.source.document for u in units)),
                 "incomplete": db.incomplete(name),  # a write that never finished (killed): re-index
+                "channels": _channels_of(db, name),
             })
     if fmt == "json":
         click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -470,13 +500,25 @@ def kb_stats(store: str | None, fmt: str, config_file: str | None) -> None:
         click.echo(f"no knowledge bases in {settings.store}")
         return
     table = Table(box=None)
-    for column in ("kb", "rules", "levels", "sources", "embedder", "state"):
+    for column in ("kb", "rules", "levels", "sources", "embedder", "state", "channels"):
         table.add_column(column)
     for s in stats:
         state = f"INCOMPLETE: {s['incomplete']} never finished; index again" if s["incomplete"] else "complete"
+        channels = s["channels"]["summary"] if s["channels"] else "configured"
         table.add_row(escape(s["kb"]), str(s["rules"]), ", ".join(f"{k} {v}" for k, v in s["levels"].items()),
-                      str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"), escape(one_line(state)))
+                      str(len(s["sources"])), escape(f"{s['embedder']} ({s['dim']}d)"), escape(one_line(state)),
+                      escape(channels))
     make_console().print(table)
+
+
+def _channels_of(db, kb: str) -> dict | None:
+    """The channel setting the knowledge base chose on its own counter-examples, with the figures."""
+    from dualrag.retrieval.self_check import read_choice
+
+    choice = read_choice(db, kb)
+    return None if choice is None else {"chosen": choice.name or None, "setting": choice.setting,
+                                        "summary": choice.summary(), "cases": choice.cases,
+                                        "figures": choice.figures, "seconds": choice.seconds}
 
 
 @kb.command("drop")

@@ -16,7 +16,12 @@ RULE_FLOOR = 0.117
 class RuleChannels(Section):
     """Readings of the code searched on top of the plain two (the code to the dense embedder and to
     BM25, always at full weight). Each is on by default only when it raised recall on rule books it
-    was not designed on, left out in turn (scripts/eval/rules.py; figures in the README)."""
+    was not designed on, left out in turn (scripts/eval/rules.py; figures in the README).
+
+    A team knowledge base with at least 12 rules that carry counter-examples chooses its own setting
+    of the first five keys on them, leave-one-out (dualrag/retrieval/self_check.py, when indexed;
+    `kb stats` shows it). A key set here always wins over that choice; the others are the base's.
+    The bundled rules keep this setting."""
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
                                                 "to the dense embedder and BM25")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -80,15 +80,25 @@ def relevance(key: str, channels: Iterable[Channel]) -> float:
 
 class RuleRetriever:
     def __init__(self, store: RuleStore, embedder: Embedder, sparse: Bm25Encoder, kbs: Sequence[str],
-                 channels: RuleChannels | None = None, *, fill: Sequence[str] = ()):
+                 channels: RuleChannels | None = None, *, fill: Sequence[str] = (),
+                 kb_channels: Mapping[str, RuleChannels] | None = None):
         """`kbs` are ranked together; `fill` knowledge bases (the bundled rules next to a team's)
-        are ranked on their own and only fill the places the others leave."""
+        are ranked on their own and only fill the places the others leave. `kb_channels`: a
+        knowledge base's own setting (self_check.py); `channels` for the others."""
         self.store = store
         self.embedder = embedder
         self.sparse = sparse
         self.kbs = [kb for kb in kbs if kb not in fill] or list(kbs)
         self.fill = [kb for kb in fill if kb in kbs] if len(self.kbs) < len(kbs) else []
         self.channels = channels or RuleChannels()
+        self.kb_channels = dict(kb_channels or {})
+
+    def setting(self, kbs: Sequence[str]) -> RuleChannels:
+        """The one setting knowledge bases ranked together are searched with: fused by rank, a base
+        searched by more channels would collect more of the fused score. Their own when they agree,
+        else that of the first listed base that has one of its own."""
+        own = [self.kb_channels[kb] for kb in kbs if kb in self.kb_channels]
+        return own[0] if own else self.channels
 
     def retrieve(self, query: RuleQuery, *, top_k: int = 10, mode: Mode = "hybrid") -> list[RetrievedRule]:
         """The best `top_k` of the ranked knowledge bases, then (with `fill`) the best `top_k` of
@@ -110,11 +120,12 @@ class RuleRetriever:
             project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
         )
         units: dict[str, RuleUnit] = {}
-        channels = [c for kb in kbs for c in self._channels(kb, query, mode, rule_filter, units)]
-        if mode == "hybrid" and self.channels.examples and query.concepts:  # over every base's candidates
+        on = self.setting(kbs)
+        channels = [c for kb in kbs for c in self._channels(kb, query, mode, rule_filter, units, on)]
+        if mode == "hybrid" and on.examples and query.concepts:  # over every base's candidates
             channels.append(example_channel(query, units))
         channels = [c for c in channels if c.scores]
-        weight = self.channels.relevance_weight
+        weight = on.relevance_weight
         scored = [(key, score + weight * rel, rel) for key, score in rrf([list(c.scores) for c in channels])
                   for rel in [relevance(key, channels)]]
         scored.sort(key=lambda item: -item[1])
@@ -122,8 +133,7 @@ class RuleRetriever:
                 for rank, (key, score, rel) in enumerate(scored[:top_k], start=1)]
 
     def _channels(self, kb: str, query: RuleQuery, mode: Mode, rule_filter: RuleFilter,
-                  units: dict[str, RuleUnit]) -> list[Channel]:
-        on = self.channels
+                  units: dict[str, RuleUnit], on: RuleChannels) -> list[Channel]:
         dense_texts: list[list[str]] = [list(query.code)]  # the plain dense channel first
         sparse_texts = [query.raw or "\n".join(query.code)]  # the plain BM25 channel first
         if on.constructs and query.concept_text:

@@ -104,7 +104,33 @@ def rule_retriever(settings: Settings, store: StoreSession) -> tuple[RuleRetriev
         except UserError as exc:
             notes.append(f"knowledge base '{kb}' skipped: {exc}")
     fill = [cfg.bundled_kb] if cfg.bundled_fill else []
-    return RuleRetriever(db, embedder, sparse, usable, cfg.channels, fill=fill), tuple(notes)
+    own = kb_settings(db, cfg, usable, embedder, sparse, notes)
+    return RuleRetriever(db, embedder, sparse, usable, cfg.channels, fill=fill, kb_channels=own), tuple(notes)
+
+
+def kb_settings(db, cfg: RetrievalConfig, kbs: Sequence[str], embedder, sparse, notes: list[str]) -> dict:
+    """Each team knowledge base's own channel setting: what its self-check chose on its own
+    counter-examples (self_check.py; made once here if `dualrag index rules` has not made it),
+    under every key the user set in `[retrieval.channels]`. The bundled rules keep the configured
+    setting: their floor was calibrated under it."""
+    from dualrag.retrieval.self_check import ensure_choice, read_choice, resolve
+
+    out = {}
+    for kb in kbs:
+        if kb == cfg.bundled_kb:
+            continue
+        try:
+            choice = read_choice(db, kb)
+            if choice is None:
+                progress.info("choosing the rule channels of '%s' on its own counter-examples (once; "
+                              "'dualrag index rules' does it ahead)", kb)
+                choice = ensure_choice(db, kb, embedder, sparse)
+        except Exception as exc:  # noqa: BLE001 - a choice costs recall at most, never the review
+            notes.append(f"knowledge base '{kb}' searched with the configured channels: its self-check failed ({exc})")
+            continue
+        if choice.setting is not None:
+            out[kb] = resolve(cfg.channels, choice)
+    return out
 
 
 def index_bundled(store, kb: str, embedder, sparse) -> tuple[str, ...]:

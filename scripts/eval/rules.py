@@ -23,7 +23,11 @@ Per book and structure it scores, in one run:
   books (leave one book out), scored on this one. That is the figure a book nobody tuned for gets.
   The dev guideline never votes: the construct vocabulary, the examples channel and the tie-break
   weight were built on it;
-- **default**: the configuration dualrag ships (`RuleChannels()`), for the record.
+- **default**: the configuration dualrag ships (`RuleChannels()`), for the record;
+- **per-KB**: each document searched with the setting its own self-check chose on the counter-examples
+  its units carry (dualrag/retrieval/self_check.py, as `dualrag index rules` does; the book's cases
+  are never seen by it), or the shipped default when it has fewer than 12. Printed with what the
+  self-check chose, its own figures and its seconds.
 
 It then prints which configuration our own books together choose: what the default should be.
 Floors (issue 24): on each own book recall@5 >= max(0.70, plain + 0.10) and recall@1 >= plain's;
@@ -34,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import re
 import statistics
@@ -50,6 +53,7 @@ from dualrag.config.retrieval import RuleChannels
 from dualrag.embedding import Bm25Encoder, get_embedder
 from dualrag.retrieval.query import RuleQuery, build_rule_query
 from dualrag.retrieval.rules import Mode, RuleRetriever
+from dualrag.retrieval.self_check import KbChoice, channel_grid, resolve, self_check
 from dualrag.store import open_store
 from dualrag.units import RuleUnit
 from indexers.rules import segment
@@ -149,29 +153,23 @@ def own_book(name: str, structures: list[str], out: Path, max_cases: int) -> Boo
 # -------------------------------------------------------------------------------- configurations
 
 PLAIN = "plain"
+PER_KB = "per-kb"
+CHOICES: dict[tuple[str, str], KbChoice] = {}
 Config = tuple[str, RuleChannels]
 
 
 def grid(full: bool) -> list[Config]:
     """The plain hybrid and the settings of the further channels. --grid tries every combination;
     without it, plain, each channel alone on top of plain, and all of them together."""
+    if full:  # the grid a knowledge base's self-check scores too
+        return channel_grid()
     flags = ("constructs", "code_words", "grammar", "examples")
     off = dict.fromkeys(flags, False) | {"relevance_weight": 0.0, "model_query": False}
     configs: list[Config] = [(PLAIN, RuleChannels(**off))]
-    if full:
-        for values in itertools.product((False, True), repeat=len(flags)):
-            for weight in (0.0, 0.5):
-                on = [f for f, v in zip(flags, values, strict=True) if v]
-                if not on and weight == 0.0:
-                    continue
-                name = "+".join(on) + (f"+rel{weight}" if weight else "")
-                configs.append((name.strip("+"), RuleChannels(**off | dict(zip(flags, values, strict=True)) |
-                                                             {"relevance_weight": weight})))
-    else:
-        configs += [(f, RuleChannels(**off | {f: True})) for f in flags]
-        configs.append(("rel0.5", RuleChannels(**off | {"relevance_weight": 0.5})))
-        configs.append(("code_words+rel0.5", RuleChannels(**off | {"code_words": True, "relevance_weight": 0.5})))
-        configs.append(("all", RuleChannels(**off | dict.fromkeys(flags, True) | {"relevance_weight": 0.5})))
+    configs += [(f, RuleChannels(**off | {f: True})) for f in flags]
+    configs.append(("rel0.5", RuleChannels(**off | {"relevance_weight": 0.5})))
+    configs.append(("code_words+rel0.5", RuleChannels(**off | {"code_words": True, "relevance_weight": 0.5})))
+    configs.append(("all", RuleChannels(**off | dict.fromkeys(flags, True) | {"relevance_weight": 0.5})))
     return configs
 
 
@@ -248,11 +246,16 @@ def model_queries(books: list[Book], url: str, cache_path: Path) -> dict[str, st
     return texts
 
 
-def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: str, model: dict[str, str]
+def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: str, model: dict[str, str],
+        default_channels: RuleChannels | None = None
         ) -> tuple[dict[tuple[str, str, str], list[int | None]], dict[tuple[str, str], float]]:
-    """first-hit ranks per (book, structure, config), and per-query search milliseconds of plain."""
+    """first-hit ranks per (book, structure, config), and per-query search milliseconds of plain.
+    Also PER_KB: each document searched with the setting its own self-check chose on its units'
+    counter-examples (dualrag/retrieval/self_check.py, the book's cases never seen), over
+    `default_channels` as a search would resolve it; the choices go to CHOICES."""
     results: dict[tuple[str, str, str], list[int | None]] = {}
     latency: dict[tuple[str, str], float] = {}
+    configured = default_channels or RuleChannels(model_query=False)
     with open_store(store_dir) as store:
         for book in books:
             queries = [replace(build_rule_query(c.code, language="java"), model=model.get(c.id, ""))
@@ -263,6 +266,9 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                 found = sum(1 for c in book.cases if any(c.anchor in squash(u.full_text()) for u in units))
                 print(f"{book.name:>10} {structure:>4}: {len(units)} units, {len(book.cases)} cases "
                       f"({found} with their rule's unit found), indexed in {seconds:.1f} s", flush=True)
+                choice = self_check(store, kb, embedder.inner, sparse, units=units)
+                CHOICES[(book.name, structure)] = choice
+                print(f"{'':>10} {'':>4}  self-check: {choice.summary()}; {choice.seconds:.1f} s", flush=True)
                 cached = CachedSearch(store)
                 for name, channels in configs:
                     retriever = RuleRetriever(cached, embedder, sparse, [kb], channels)  # plain first: its time is real
@@ -270,6 +276,9 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                     results[(book.name, structure, name)] = first_hits(retriever, queries, book.cases)
                     if name == PLAIN:
                         latency[(book.name, structure)] = 1000 * (time.perf_counter() - start) / max(1, len(queries))
+                own = {kb: resolve(configured, choice)} if choice.setting is not None else {}
+                results[(book.name, structure, PER_KB)] = first_hits(
+                    RuleRetriever(cached, embedder, sparse, [kb], configured, kb_channels=own), queries, book.cases)
     return results, latency
 
 
@@ -298,7 +307,9 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
     verdicts = []
     for book in books:
         for structure in book.documents:
-            rows = [("plain hybrid", PLAIN), (f"dualrag LOBO: {chosen[book.name]}", chosen[book.name])]
+            choice = CHOICES[(book.name, structure)]
+            rows = [("plain hybrid", PLAIN), (f"dualrag LOBO: {chosen[book.name]}", chosen[book.name]),
+                    (f"per-KB: {choice.name or 'default'}", PER_KB)]
             if default and default not in (PLAIN, chosen[book.name]):
                 rows.append((f"default: {default}", default))
             figures = {}
@@ -314,8 +325,13 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
             print(f"{'':>10} {'':>6} {'floor':>34} recall@5 >= {floor:.3f}"
                   + ("" if book.name == "dev" else f", recall@1 >= {plain['R@1']:.3f}") + f": {'PASS' if ok else 'FAIL'}"
                   + f"   (plain search {latency[(book.name, structure)]:.0f} ms/query)")
+            own = figures[f"per-KB: {choice.name or 'default'}"]
+            own_ok = own["R@5"] >= floor - 1e-9 and (book.name == "dev" or own["R@1"] >= plain["R@1"] - 1e-9)
+            print(f"{'':>10} {'':>6} {'per-KB floor':>34} {'PASS' if own_ok else 'FAIL'}; self-check chose "
+                  f"{choice.summary()} in {choice.seconds:.1f} s")
             summary["books"][f"{book.name}/{structure}"] = {"lobo_config": chosen[book.name], **{
-                label: m for label, m in figures.items()}, "pass": ok}
+                label: m for label, m in figures.items()}, "pass": ok, "per_kb_pass": own_ok,
+                "self_check": choice.model_dump()}
     # The shipped default: what the books no channel was designed on choose (dev shaped the construct
     # vocabulary, the examples channel and the tie-break weight, so it has no vote here).
     fresh = [b for b in books if b.documents and b.name != "dev"] or [b for b in books if b.documents]
@@ -373,7 +389,7 @@ def main() -> int:
     default = next((n for n, c in configs if c == default_channels), None)
     embedder, sparse = CachedEmbedder(get_embedder(args.embedder)), Bm25Encoder()
     store_dir = args.store or tempfile.mkdtemp(prefix="dualrag-eval-")
-    results, latency = run(books, configs, embedder, sparse, store_dir, model)
+    results, latency = run(books, configs, embedder, sparse, store_dir, model, default_channels)
     summary = report(results, latency, books, configs, default)
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2), encoding="utf-8")

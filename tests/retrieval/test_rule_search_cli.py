@@ -176,4 +176,4 @@ def test_a_book_with_its_own_counter_examples_chooses_its_channels_and_says_so(i
 def test_a_book_with_few_counter_examples_keeps_the_configured_channels(indexed, capsys):
     code, out, _ = run(["kb", "stats", "--store", "st", "--format", "json"], capsys)
     channels = {s["kb"]: s for s in json.loads(out)}["team"]["channels"]
-    assert channels["chosen"] is None and channels["cases"] == 1
+    assert code == 0 and channels["chosen"] is None and channels["cases"] == 1
