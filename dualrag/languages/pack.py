@@ -139,3 +139,11 @@ class LanguagePack:
         bad = [e for e in (*self.extensions, *self.sniff_extensions) if not e.startswith(".")]
         if bad:
             raise ValueError(f"language pack {self.name}: extensions start with a dot: {bad}")
+
+
+def bracket_nesting(text: str, limits: Any = None) -> str | None:
+    """A `too_big` for brace languages: why a text nests too deeply to parse, else None. Imported
+    late: the parsing package reads the registry, so it cannot be imported while packs load."""
+    from dualrag.parsing.nesting import too_deep
+
+    return too_deep(text)

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dualrag.languages.java.grammar_words import JAVA_GRAMMAR_WORDS
-from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader
+from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
 
 
 def _read(path: str, text: str, data: bytes):
@@ -26,12 +26,6 @@ def _members(text: str, *, fallback_type: str = ""):
     return java_members(text, fallback_type=fallback_type)
 
 
-def _too_big(text: str, limits=None) -> str | None:
-    from dualrag.parsing.nesting import too_deep
-
-    return too_deep(text)
-
-
 def _fragment_owner(hint: str, fallback_type: str) -> str:
     from dualrag.parsing.java import fragment_owner
 
@@ -50,7 +44,7 @@ PACK = LanguagePack(
     extensions=(".java",),
     grammar=Grammar("java", "tree_sitter_java"),
     members=_members,
-    too_big=_too_big,
+    too_big=bracket_nesting,
     fragment_owner=_fragment_owner,
     hinted_member=_hinted_member,
     symbols=SymbolReader(language="java", read=_read, locate=locate, globs=("*.java",)),

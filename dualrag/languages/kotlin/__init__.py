@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 from functools import lru_cache
 
-from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader
+from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
 
 GRAMMAR = Grammar("kotlin", "tree_sitter_kotlin")
 _QUERY = """
@@ -125,12 +125,6 @@ def locate(qualified: str) -> list[str]:
     return out
 
 
-def _too_big(text: str, limits=None) -> str | None:
-    from dualrag.parsing.nesting import too_deep
-
-    return too_deep(text)
-
-
 PACK = LanguagePack(
     name="kotlin",
     description="Kotlin sources and Gradle Kotlin scripts",
@@ -138,7 +132,7 @@ PACK = LanguagePack(
     shebangs=("kotlin",),
     grammar=GRAMMAR,
     members=kotlin_members,
-    too_big=_too_big,
+    too_big=bracket_nesting,
     strict=False,
     symbols=SymbolReader(language="kotlin", read=_read, locate=locate, globs=("*.kt",)),
     concepts=(

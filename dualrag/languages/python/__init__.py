@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from functools import lru_cache
 
-from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader
+from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
 
 GRAMMAR = Grammar("python", "tree_sitter_python")
 _QUERY = """
@@ -83,12 +83,6 @@ def locate(qualified: str) -> list[str]:
     return out
 
 
-def _too_big(text: str, limits=None) -> str | None:
-    from dualrag.parsing.nesting import too_deep
-
-    return too_deep(text)
-
-
 PACK = LanguagePack(
     name="python",
     description="Python sources and scripts",
@@ -96,7 +90,7 @@ PACK = LanguagePack(
     shebangs=("python",),
     grammar=GRAMMAR,
     members=python_members,
-    too_big=_too_big,
+    too_big=bracket_nesting,
     symbols=SymbolReader(language="python", read=_read, locate=locate, globs=("*.py",)),
     concepts=(
         ("dynamic-code", r"(?<![\w.])(?:eval|exec|compile)\s*\(", "dynamic code evaluation eval exec"),
