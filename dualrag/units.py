@@ -142,8 +142,18 @@ class RuleUnit(_Frozen):
     tags: list[str] = Field(default_factory=list)
     bad_examples: list[str] = Field(default_factory=list)
     good_examples: list[str] = Field(default_factory=list)
+    model_examples: list[str] = Field(default_factory=list, description="counter-examples a model wrote for a rule "
+                                      "whose document shows none (dualrag/review/rule_example.py)")
     source: RuleSource
     detect: Detector | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_model_examples(self, handler):
+        # a unit no model wrote for serialises (and hashes) as it did before the key existed
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("model_examples"):
+            data.pop("model_examples", None)
+        return data
 
     @property
     def content_hash(self) -> str:
@@ -157,11 +167,17 @@ class RuleUnit(_Frozen):
         source = self.source
         return str(uuid.uuid5(_POINT_NAMESPACE, f"rule:{source.kb}:{source.document}:{self.rule_id}"))
 
+    @property
+    def counter_examples(self) -> list[str]:
+        """What search reads as code that breaks the rule: the document's, then the model's."""
+        return [*self.bad_examples, *self.model_examples]
+
     def full_text(self) -> str:
         """The rule as a prompt or a cross-encoder reads it: title, text, then examples."""
         # Segmented documents often take the title from the text's first sentence: no repeat.
         parts = [self.text] if self.text.startswith(self.title) else [self.title, self.text]
         parts += [f"Counter-example:\n{example}" for example in self.bad_examples]
+        parts += [f"Counter-example (written by a model, not the document):\n{example}" for example in self.model_examples]
         parts += [f"Example:\n{example}" for example in self.good_examples]
         return "\n\n".join(p for p in parts if p)
 

@@ -62,10 +62,13 @@ def index() -> None:
                                               "(as 'dualrag rules inspect' does); no store is opened.")
 @click.option("--mine/--no-mine", default=None, help="Mine detectors from the rules' examples, verified before use "
                                                      "(default: [rules] mine, on).")
+@click.option("--model-examples/--no-model-examples", default=None,
+              help="Have the configured model write a counter-example for each rule whose document shows none "
+                   "(default: [rules] model_examples, on when a model is configured).")
 @config_option
 @debug_option
 def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
-                mine: bool | None, config_file: str | None) -> None:
+                mine: bool | None, model_examples: bool | None, config_file: str | None) -> None:
     """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule.
 
     All or nothing: every document is read and segmented before anything is written; if one
@@ -82,6 +85,10 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
     A rule with violating examples and no hand-written detector gets one mined from its
     examples when a candidate passes verification (every violating example, no compliant one of
     the document, quiet on the `[rules] mining_corpus`); `rules inspect` shows each.
+
+    With --model-examples, the configured model writes a counter-example for each rule whose
+    document shows none, from the rule's text alone (one short request per rule; a rule whose
+    text is unchanged keeps the example it has). Search reads it like the document's own.
     """
     settings = _settings(store, config_file)
     if bundled or not paths:
@@ -102,6 +109,7 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
     units = [u for doc in documents for u in doc.units]
     from dualrag.store import open_store
 
+    writer = _example_writer(settings, model_examples)
     embedder, sparse = _tools(settings)
     pruned = 0
     if not console.is_terminal:  # the live line below shows only on a terminal
@@ -121,6 +129,8 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
         step("embedding", 0, len(units))
         with open_store(settings.store, settings.qdrant) as db:
             stored = db.rule_documents(kb, {u.rule_id for u in units})
+            if writer is not None:
+                units = _with_model_examples(writer, units, db, kb, console)
             for line in _duplicates(documents, stored):
                 _say(console, line, "yellow")
             db.ensure(kb, embedder, sparse)
@@ -143,6 +153,39 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
     click.echo(f"{kb}: {len(units)} rules from {len(documents)} document(s) ({report.added} added, "
                f"{report.updated} updated, {report.unchanged} unchanged{f', {pruned} pruned' if pruned else ''}), "
                f"{seconds:.1f}s")
+
+
+def _example_writer(settings: Settings, wanted: bool | None):
+    """The model that writes counter-examples (`--model-examples`), or None when not asked for."""
+    if not (settings.rules.model_examples if wanted is None else wanted):
+        return None
+    from dualrag.llm import LLMFactory
+    from dualrag.review.rule_example import ExampleWriter
+
+    spec = settings.llm.model_for("rules")
+    if spec is None:  # on by default, asked of a model only when one is configured
+        if wanted:
+            raise UserError("--model-examples needs a model: set [llm] model (or DUALRAG_LLM__MODEL)")
+        return None
+    client, _ = LLMFactory(settings.llm).for_reviewer("rules")
+    return ExampleWriter(client, model=str(spec))
+
+
+def _with_model_examples(writer, units: list, db, kb: str, console: Console) -> list:
+    """`units` with the model's counter-examples; a rule stored with one for the same text keeps it."""
+    from dualrag.review.rule_example import seed_cache
+
+    if db.exists(kb):
+        seed_cache(writer, db.units(kb))
+    from dualrag.progress import Ticker
+
+    with Ticker(lambda line: _say(console, f"dualrag: {line}")) as ticker:
+        out = writer(units, progress=lambda done, total: ticker("model examples", done, total))
+    _say(console, f"dualrag: {writer.asked} request(s) for model examples, "
+                  f"{sum(1 for u in out if u.model_examples)} rule(s) carry one")
+    for note in writer.notes:
+        _say(console, note, "yellow")
+    return out
 
 
 def _choose_channels(db, kb: str, embedder, sparse) -> str:

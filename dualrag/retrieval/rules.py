@@ -212,7 +212,7 @@ def example_channel(query: RuleQuery, units: dict[str, RuleUnit]) -> Channel:
 
 def example_constructs(unit: RuleUnit, language: str) -> frozenset[str]:
     """Names of the constructs the rule's counter-examples show."""
-    return _constructs(tuple(unit.bad_examples), language)
+    return _constructs(tuple(unit.counter_examples), language)
 
 
 @lru_cache(maxsize=8192)

@@ -27,7 +27,14 @@ Per book and structure it scores, in one run:
 - **per-KB**: each document searched with the setting its own self-check chose on the counter-examples
   its units carry (dualrag/retrieval/self_check.py, as `dualrag index rules` does; the book's cases
   are never seen by it), or the shipped default when it has fewer than 12. Printed with what the
-  self-check chose, its own figures and its seconds.
+  self-check chose, its own figures and its seconds;
+- with `--model-examples`, each own book's documents once more with the counter-example the local
+  model wrote for each rule from its text alone (`scripts.eval.model_examples`, which must have run;
+  the book's examples, the queries here, are never shown to it), as `index rules --model-examples`
+  indexes them: the plain two channels over them, the shipped default, and the setting the
+  knowledge base's self-check chose on those examples (**per-KB+mx**). Nothing is tuned on any
+  book: the prompt was written once, and the floors are judged against the plain hybrid over the
+  document as written.
 
 It then prints which configuration our own books together choose: what the default should be.
 Floors (issue 24): on each own book recall@5 >= max(0.70, plain + 0.10) and recall@1 >= plain's;
@@ -128,6 +135,8 @@ class Book:
     name: str
     documents: dict[str, Path]  # structure -> document
     cases: list[Case]
+    model_examples: dict[str, str] | None = None  # rule id -> the model's counter-example (--model-examples)
+    anchors: dict[str, str] | None = None  # rule id -> the start of its prose (own books)
 
 
 def dev_book(structures: list[str]) -> Book:
@@ -154,6 +163,9 @@ def own_book(name: str, structures: list[str], out: Path, max_cases: int) -> Boo
 
 PLAIN = "plain"
 PER_KB = "per-kb"
+PLAIN_MX = "plain+model-examples"
+PER_KB_MX = "per-kb+model-examples"
+DEFAULT_MX = "default+model-examples"
 CHOICES: dict[tuple[str, str], KbChoice] = {}
 Config = tuple[str, RuleChannels]
 
@@ -279,7 +291,45 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                 own = {kb: resolve(configured, choice)} if choice.setting is not None else {}
                 results[(book.name, structure, PER_KB)] = first_hits(
                     RuleRetriever(cached, embedder, sparse, [kb], configured, kb_channels=own), queries, book.cases)
+                if book.model_examples is not None:
+                    with_examples(store, book, structure, kb, units, embedder, sparse, configs, configured, queries,
+                                  results)
     return results, latency
+
+
+def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUnit], embedder, sparse,
+                  configs: list[Config], configured: RuleChannels, queries: list[RuleQuery], results) -> None:
+    """The same document indexed with the counter-examples the model wrote from each rule's text
+    (scripts/eval/model_examples.py, the book's examples never read): PLAIN_MX is the plain two
+    channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
+    those model examples."""
+    # the examples were written for the Markdown edition's rules; each edition's unit gets its rule's
+    # (matched by the rule's prose anchor, as a hit is), so PDF and Word are read with the same ones
+    kb_mx = f"{kb}-mx"
+    by_anchor = [(anchor, book.model_examples[rule]) for rule, anchor in book.anchors.items()
+                 if rule in book.model_examples]
+    augmented = []
+    for unit in units:
+        text = squash(unit.full_text())
+        example = next((e for a, e in by_anchor if a in text), None)
+        update = {"source": unit.source.model_copy(update={"kb": kb_mx})}
+        if example and not unit.bad_examples:
+            update["model_examples"] = [example]
+        augmented.append(unit.model_copy(update=update))
+    store.upsert(kb_mx, augmented, embedder.inner, sparse)
+    choice = self_check(store, kb_mx, embedder.inner, sparse, units=augmented)
+    CHOICES[(book.name, structure, "mx")] = choice
+    written = sum(1 for u in augmented if u.model_examples)
+    print(f"{'':>10} {'':>4}  with model examples ({written}/{len(units)} rules): self-check {choice.summary()}; "
+          f"{choice.seconds:.1f} s", flush=True)
+    cached = CachedSearch(store)
+    results[(book.name, structure, PLAIN_MX)] = first_hits(
+        RuleRetriever(cached, embedder, sparse, [kb_mx], dict(configs)[PLAIN]), queries, book.cases)
+    results[(book.name, structure, DEFAULT_MX)] = first_hits(
+        RuleRetriever(cached, embedder, sparse, [kb_mx], configured), queries, book.cases)
+    own = {kb_mx: resolve(configured, choice)} if choice.setting is not None else {}
+    results[(book.name, structure, PER_KB_MX)] = first_hits(
+        RuleRetriever(cached, embedder, sparse, [kb_mx], configured, kb_channels=own), queries, book.cases)
 
 
 def recall5(results, book: Book, name: str) -> float:
@@ -312,6 +362,10 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
                     (f"per-KB: {choice.name or 'default'}", PER_KB)]
             if default and default not in (PLAIN, chosen[book.name]):
                 rows.append((f"default: {default}", default))
+            if (book.name, structure, PER_KB_MX) in results:
+                mx_choice = CHOICES[(book.name, structure, "mx")]
+                rows += [("plain + model examples", PLAIN_MX), ("default + model examples", DEFAULT_MX),
+                         (f"per-KB+mx: {mx_choice.name or 'default'}", PER_KB_MX)]
             figures = {}
             for label, name in rows:
                 m = metrics(results[(book.name, structure, name)])
@@ -329,6 +383,11 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
             own_ok = own["R@5"] >= floor - 1e-9 and (book.name == "dev" or own["R@1"] >= plain["R@1"] - 1e-9)
             print(f"{'':>10} {'':>6} {'per-KB floor':>34} {'PASS' if own_ok else 'FAIL'}; self-check chose "
                   f"{choice.summary()} in {choice.seconds:.1f} s")
+            if (book.name, structure, PER_KB_MX) in results:
+                mx = figures[f"per-KB+mx: {CHOICES[(book.name, structure, 'mx')].name or 'default'}"]
+                mx_ok = mx["R@5"] >= floor - 1e-9 and (book.name == "dev" or mx["R@1"] >= plain["R@1"] - 1e-9)
+                print(f"{'':>10} {'':>6} {'per-KB + model examples floor':>34} {'PASS' if mx_ok else 'FAIL'} "
+                      f"(against the plain hybrid on the document as written)")
             summary["books"][f"{book.name}/{structure}"] = {"lobo_config": chosen[book.name], **{
                 label: m for label, m in figures.items()}, "pass": ok, "per_kb_pass": own_ok,
                 "self_check": choice.model_dump()}
@@ -360,6 +419,9 @@ def main() -> int:
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--model-query", metavar="URL",
                         help="an OpenAI-compatible server (../shared/tools/local-llm.sh): also score the model query")
+    parser.add_argument("--model-examples", action="store_true",
+                        help="also index each own book with the counter-examples the model wrote for its rules "
+                             "(scripts.eval.model_examples; books without them are skipped)")
     parser.add_argument("--model-cache", default=str(ROOT / ".dualrag/eval-model-queries.json"),
                         help="the model's answers by code hash (reruns ask nothing)")
     args = parser.parse_args()
@@ -372,6 +434,11 @@ def main() -> int:
             books.append(dev_book(structures))
         elif (OWN_BOOKS / name / "rules.jsonl").exists():
             books.append(own_book(name, structures, out, args.max_cases))
+            if args.model_examples:
+                from scripts.eval.model_examples import examples_by_rule
+                from scripts.tools.build_rule_books import anchors, load_book
+                books[-1].model_examples = examples_by_rule(name) or None
+                books[-1].anchors = anchors(load_book(name))
         else:
             print(f"no book {name!r} (scripts/tools/rule_books/{name}/rules.jsonl)", file=sys.stderr)
             return 2

@@ -47,8 +47,10 @@ def chunk_of(path: str, text: str) -> Chunk:
                  estimated_tokens=len(text) // 4, text="")
 
 
-def rule_of(row: dict) -> ContextRule:
+def rule_of(row: dict, example: str = "") -> ContextRule:
     text = f"{row['title']}\n\n{row['prose']}"
+    if example:  # as RuleUnit.full_text gives a model-written counter-example
+        text += f"\n\nCounter-example (written by a model, not the document):\n{example}"
     return ContextRule(rule_id=row["id"], title=row["title"], text=text, level=None, severity="major", kb="team",
                        source="errorprone.md", score=0.5, tokens=len(text) // 4)
 
@@ -59,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--variants", default="plain,fix,recheck")
     ap.add_argument("--llm", default="openai:local")
+    ap.add_argument("--model-examples", action="store_true",
+                    help="each rule carries the counter-example the model wrote from its text "
+                         "(scripts.eval.model_examples; `plain+mx` and so on)")
     args = ap.parse_args(argv)
 
     import json
@@ -77,22 +82,32 @@ def main(argv: list[str] | None = None) -> int:
         "context_window": 16384, "max_output_tokens": 512, "json_object_schema": True}}})
     client = LLMFactory(settings.llm).for_reviewer("rules")[0]
     others = [r for r in book if r["id"] not in scored]
-    results: dict[str, Counter] = {v: Counter() for v in args.variants.split(",")}
+    variants = args.variants.split(",")
+    written: dict[str, str] = {}
+    if args.model_examples:
+        from scripts.eval.model_examples import examples_by_rule
+
+        written = examples_by_rule("errorprone")
+        variants += [f"{v}+mx" for v in variants]
+        print(f"model examples for {len(written)} of {len(book)} rules")
+    results: dict[str, Counter] = {v: Counter() for v in variants}
     seconds: dict[str, list[float]] = {v: [] for v in results}
     for pair in tuning:
         distractors = rng.sample([r for r in others if r["id"] != pair.rule], 2)
-        rules = [rule_of(rows[pair.rule]), *map(rule_of, distractors)]
-        rng.shuffle(rules)
+        order = [pair.rule, *(d["id"] for d in distractors)]
+        rng.shuffle(order)
         for variant in results:
+            mx = variant.endswith("+mx")
+            rules = [rule_of(rows[r], written.get(r, "") if mx else "") for r in order]
             for side in SIDES:
                 s = pair.side(side)
                 check = build_check(chunk_of(s.path, s.text), tuple(rules), max_output_tokens=400,
-                                    fix=variant != "plain")
+                                    fix=not variant.startswith("plain"))
                 started = time.monotonic()
                 try:
                     response = client.complete(check.request)
                     found = verify(check, response.parsed) if isinstance(response.parsed, RuleCheckAnswer) else []
-                    again = with_fixes(check, response.parsed, found) if variant == "recheck" and found else None
+                    again = with_fixes(check, response.parsed, found) if variant.startswith("recheck") and found else None
                     if again is not None:
                         second = client.complete(again.request)
                         if isinstance(second.parsed, RuleCheckAnswer):

@@ -1,0 +1,109 @@
+"""Model-written counter-examples for rules whose document shows none (`index rules --model-examples`).
+
+Code and rule prose share few words, so a rule book of terse prose ("a finally block must not
+return") is found by code only through its words. A rule book with counter-examples is found by
+code like its examples, and can choose its own retrieval channels on them
+(`dualrag/retrieval/self_check.py`). When the document gives a rule no counter-example, a
+configured model writes one from the rule's text alone: one short request per rule, cached by
+the model and the text it reads, so re-indexing an unchanged book asks nothing.
+
+A written example is marked as the model's (`RuleUnit.model_examples`): search reads it like the
+document's own examples, and prompts say where it came from. A failed request leaves the rule as
+the document gave it and is counted, never fatal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, MutableMapping, Sequence
+from dataclasses import dataclass, field
+
+from dualrag.llm.errors import LLMError, Truncated
+from dualrag.llm.types import LLMRequest, Message
+from dualrag.review.prompt import template
+from dualrag.review.sanitize import sanitize
+from dualrag.units import RuleUnit
+
+MAX_RULE_CHARS = 1_200  # the rule's title and opening: what it forbids is said early
+MAX_LINES = 12
+MAX_OUTPUT_TOKENS = 200
+SYSTEM = "You write short code examples for a team's coding rules."
+_FENCE = re.compile(r"```[\w+-]*\n(.*?)(?:```|\Z)", re.DOTALL)
+
+
+@dataclass
+class ExampleWriter:
+    """`writer(units) -> units`: each unit without a counter-example gets one the model wrote."""
+
+    client: object | None  # None: answers from the cache only
+    model: str
+    language: str = "Java"
+    cache: MutableMapping[str, str] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    asked: int = 0
+
+    def __call__(self, units: Sequence[RuleUnit], progress: Callable[[int, int], None] | None = None
+                 ) -> list[RuleUnit]:
+        out = []
+        for i, unit in enumerate(units, 1):
+            out.append(self.one(unit))
+            if progress:
+                progress(i, len(units))
+        return out
+
+    def key(self, unit: RuleUnit) -> str:
+        """What the model reads, hashed with the model: the same rule in another edition of the
+        document, or indexed again unchanged, is asked once."""
+        request = example_request(unit, self.language)
+        return hashlib.sha256(f"{self.model}\n{request.messages[0].content}".encode()).hexdigest()
+
+    def one(self, unit: RuleUnit) -> RuleUnit:
+        if unit.bad_examples or unit.model_examples:
+            return unit
+        request = example_request(unit, self.language)
+        key = self.key(unit)
+        if key not in self.cache:
+            if self.client is None:  # answers from the cache only
+                return unit
+            self.asked += 1
+            try:
+                text = self.client.complete(request).text  # type: ignore[attr-defined]
+            except Truncated as exc:  # a model that runs on past its example: its first lines are the example
+                text = exc.response.text if exc.response is not None else ""
+            except LLMError as exc:
+                self.failures.append(f"{unit.rule_id}: {exc}")
+                return unit
+            self.cache[key] = clean_example(text or "")
+        example = self.cache[key]
+        return unit.model_copy(update={"model_examples": [example]}) if example else unit
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        if not self.failures:
+            return ()
+        return (f"the model wrote no example for {len(self.failures)} rule(s): {self.failures[0]}",)
+
+
+def seed_cache(writer: ExampleWriter, stored: Sequence[RuleUnit]) -> None:
+    """The examples a knowledge base already holds, for the rules whose text is unchanged."""
+    for unit in stored:
+        if unit.model_examples:
+            writer.cache.setdefault(writer.key(unit.model_copy(update={"model_examples": []})), unit.model_examples[0])
+
+
+def example_request(unit: RuleUnit, language: str = "Java") -> LLMRequest:
+    instructions = (template("rule_example").strip().replace("{language}", language)
+                    .replace("{max_lines}", str(MAX_LINES)))
+    rule = unit.text if unit.text.startswith(unit.title) else f"{unit.title}\n\n{unit.text}"
+    user = f"{instructions}\n\n<rule>\n{sanitize(rule, limit=MAX_RULE_CHARS)}\n</rule>\n"
+    return LLMRequest(prefix=(SYSTEM,), messages=(Message("user", user),), max_output_tokens=MAX_OUTPUT_TOKENS,
+                      grow=False, tag="rule_example")
+
+
+def clean_example(text: str) -> str:
+    """The answer's first fenced block (or the whole answer), at most MAX_LINES non-blank lines."""
+    fenced = _FENCE.search(text)
+    body = fenced.group(1) if fenced else text
+    lines = [line.rstrip() for line in body.replace("\r", "").splitlines() if line.strip()]
+    return "\n".join(lines[:MAX_LINES])
