@@ -160,10 +160,12 @@ def cases_of(units: Sequence[RuleUnit]) -> list[tuple[str, str, frozenset[str]]]
     holders: dict[str, set[str]] = {}
     first: dict[str, tuple[str, str]] = {}
     for unit in units:
-        for example in unit.counter_examples:
+        # the document's examples only: a model's example, written from the rule's own words, finds
+        # its rule more easily than code does and chose worse settings (README, model examples)
+        for example in unit.bad_examples:
             if len(example.strip()) >= MIN_EXAMPLE_CHARS:
                 holders.setdefault(squash(example), set()).add(unit.point_id)
-        examples = [e for e in unit.counter_examples if len(e.strip()) >= MIN_EXAMPLE_CHARS]
+        examples = [e for e in unit.bad_examples if len(e.strip()) >= MIN_EXAMPLE_CHARS]
         if examples and squash(examples[0]) not in first:
             first[squash(examples[0])] = (examples[0], unit.languages[0] if unit.languages else "java")
     return [(example, language, frozenset(holders[key])) for key, (example, language) in first.items()]
@@ -230,8 +232,7 @@ def strip_example(unit: RuleUnit, example: str) -> RuleUnit:
     text = unit.text
     if key and key in squash(text):  # a document that left the code in the prose
         text = _remove_squashed(text, key)
-    return unit.model_copy(update={"bad_examples": [e for e in unit.bad_examples if squash(e) != key],
-                                   "model_examples": [e for e in unit.model_examples if squash(e) != key], "text": text})
+    return unit.model_copy(update={"bad_examples": [e for e in unit.bad_examples if squash(e) != key], "text": text})
 
 
 def _remove_squashed(text: str, key: str) -> str:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Have the local model write a counter-example for every rule of a prose-only book (issue 24).
+"""Have the local model write a counter-example for every rule of a book that shows none (issue 24).
 
 Each rule's request reads the rule's text only (`dualrag/review/rule_example.py`), never the book's
-examples, which stay the queries of `scripts.eval.rules`. The answers are cached in
+examples, which stay the queries of `scripts.eval.rules`; `--book dev` asks for the dev guideline's
+rules that have no 反例 of their own, as `index rules` would. The answers are cached in
 `.dualrag/eval-model-examples/<book>.json` (resumable: a rule already answered is not asked
 again); `scripts.eval.rules --model-examples` indexes the book with them.
 
@@ -52,6 +53,14 @@ class _Saving(dict):
         cache_path(self.book).write_text(json.dumps(self, ensure_ascii=False, indent=0), encoding="utf-8")
 
 
+def document(book: str, structure: str, out: Path) -> Path:
+    """The book's document: `dev` is the dev guideline's PDF, our own books are rendered."""
+    from scripts.eval.rules import DEFAULT_KB
+    from scripts.tools.build_rule_books import render
+
+    return DEFAULT_KB if book == "dev" else render(book, structure, out)
+
+
 def examples_by_rule(book: str, structure: str = "md") -> dict[str, str]:
     """The book's rule id -> the example the model wrote for it (cached answers only)."""
     from scripts.tools.build_rule_books import anchors, load_book, render
@@ -92,8 +101,6 @@ def overlap(book: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scripts.tools.build_rule_books import render
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--book", required=True)
     ap.add_argument("--structure", default="md", help="the edition whose segmented rules are asked about")
@@ -109,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         "context_window": 16384, "max_output_tokens": 512}}})
     client = LLMFactory(settings.llm).for_reviewer("rules")[0]
     with tempfile.TemporaryDirectory() as out:
-        units = segment(render(args.book, args.structure, Path(out)), "team")
+        units = segment(document(args.book, args.structure, Path(out)), "team")
     writer = ExampleWriter(client, model=args.llm, cache=_Saving(args.book, load_cache(args.book)))
     seconds: list[float] = []
     for i, unit in enumerate(units, 1):

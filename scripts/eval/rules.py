@@ -303,15 +303,19 @@ def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUn
     (scripts/eval/model_examples.py, the book's examples never read): PLAIN_MX is the plain two
     channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
     those model examples."""
+    from dualrag.review.rule_example import ExampleWriter
+
     # the examples were written for the Markdown edition's rules; each edition's unit gets its rule's
     # (matched by the rule's prose anchor, as a hit is), so PDF and Word are read with the same ones
     kb_mx = f"{kb}-mx"
-    by_anchor = [(anchor, book.model_examples[rule]) for rule, anchor in book.anchors.items()
+    by_anchor = [(anchor, book.model_examples[rule]) for rule, anchor in (book.anchors or {}).items()
                  if rule in book.model_examples]
+    writer = ExampleWriter(None, model="openai:local", cache=book.model_examples)  # dev: its own PDF's units
     augmented = []
     for unit in units:
         text = squash(unit.full_text())
-        example = next((e for a, e in by_anchor if a in text), None)
+        example = (next((e for a, e in by_anchor if a in text), None) if book.anchors is not None
+                   else next(iter(writer.one(unit).model_examples), None))
         update = {"source": unit.source.model_copy(update={"kb": kb_mx})}
         if example and not unit.bad_examples:
             update["model_examples"] = [example]
@@ -432,6 +436,9 @@ def main() -> int:
     for name in args.books.split(","):
         if name == "dev":
             books.append(dev_book(structures))
+            if args.model_examples:
+                from scripts.eval.model_examples import load_cache
+                books[-1].model_examples = load_cache("dev") or None
         elif (OWN_BOOKS / name / "rules.jsonl").exists():
             books.append(own_book(name, structures, out, args.max_cases))
             if args.model_examples:

@@ -55,12 +55,26 @@ def rule_of(row: dict, example: str = "") -> ContextRule:
                        source="errorprone.md", score=0.5, tokens=len(text) // 4)
 
 
+def ask(client, check, again: bool) -> list:
+    """The check's verified findings; `again`: the recheck on the model's own fixes."""
+    response = client.complete(check.request)
+    found = verify(check, response.parsed) if isinstance(response.parsed, RuleCheckAnswer) else []
+    second = with_fixes(check, response.parsed, found) if again and found else None
+    if second is not None:
+        answer = client.complete(second.request)
+        if isinstance(answer.parsed, RuleCheckAnswer):
+            found = recheck(found, verify(second, answer.parsed))
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=16, help="tuning pairs (seeded, outside the scored sample)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--variants", default="plain,fix,recheck")
     ap.add_argument("--llm", default="openai:local")
+    ap.add_argument("--per-rule", action="store_true",
+                    help="also ask each variant one rule per request (`rule_check_batch = false`; `plain/1` ...)")
     ap.add_argument("--model-examples", action="store_true",
                     help="each rule carries the counter-example the model wrote from its text "
                          "(scripts.eval.model_examples; `plain+mx` and so on)")
@@ -90,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         written = examples_by_rule("errorprone")
         variants += [f"{v}+mx" for v in variants]
         print(f"model examples for {len(written)} of {len(book)} rules")
+    if args.per_rule:
+        variants += [f"{v}/1" for v in variants]
     results: dict[str, Counter] = {v: Counter() for v in variants}
     seconds: dict[str, list[float]] = {v: [] for v in results}
     for pair in tuning:
@@ -97,21 +113,19 @@ def main(argv: list[str] | None = None) -> int:
         order = [pair.rule, *(d["id"] for d in distractors)]
         rng.shuffle(order)
         for variant in results:
-            mx = variant.endswith("+mx")
+            mx = "+mx" in variant
             rules = [rule_of(rows[r], written.get(r, "") if mx else "") for r in order]
             for side in SIDES:
                 s = pair.side(side)
-                check = build_check(chunk_of(s.path, s.text), tuple(rules), max_output_tokens=400,
-                                    fix=not variant.startswith("plain"))
+                # one request for the three rules, or (`/1`) one per rule, the code first in each
+                groups = [(r,) for r in rules] if variant.endswith("/1") else [tuple(rules)]
                 started = time.monotonic()
+                found = []
                 try:
-                    response = client.complete(check.request)
-                    found = verify(check, response.parsed) if isinstance(response.parsed, RuleCheckAnswer) else []
-                    again = with_fixes(check, response.parsed, found) if variant.startswith("recheck") and found else None
-                    if again is not None:
-                        second = client.complete(again.request)
-                        if isinstance(second.parsed, RuleCheckAnswer):
-                            found = recheck(found, verify(again, second.parsed))
+                    for group in groups:
+                        found += ask(client, build_check(chunk_of(s.path, s.text), group, max_output_tokens=400,
+                                                         fix=not variant.startswith("plain")),
+                                     variant.startswith("recheck"))
                 except LLMError as exc:
                     results[variant]["failed"] += 1
                     print(f"  {pair.rule} {side} {variant}: failed {exc}", file=sys.stderr)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dualrag.config import load_settings
 from dualrag.llm import LLMFactory
-from dualrag.retrieval.self_check import cases_of, strip_example
+from dualrag.retrieval.self_check import cases_of
 from dualrag.testing.cli import run_cli
 from dualrag.units import RuleSource, RuleUnit
 from dualrag.review.rule_example import ExampleWriter, clean_example, seed_cache
@@ -78,13 +78,12 @@ def test_a_unit_without_model_examples_hashes_as_before_and_prompts_say_whose_ex
     assert written.counter_examples == [EXAMPLE]
 
 
-def test_the_self_check_reads_model_examples_and_leaves_them_out_of_their_own_rule():
+def test_the_self_check_chooses_on_the_documents_examples_only():
     units = [rule(f"r{i}", f"Rule number {i}.").model_copy(update={"model_examples": [f"call{i}(); // example {i}"]})
              for i in range(3)]
-    cases = cases_of(units)
-    assert [c[0] for c in cases] == [u.model_examples[0] for u in units]
-    stripped = strip_example(units[0], units[0].model_examples[0])
-    assert stripped.model_examples == [] and "call0" not in stripped.full_text()
+    assert cases_of(units) == []  # the model's own examples find their rules too easily to choose by
+    with_document = units[0].model_copy(update={"bad_examples": ["documented(); // from the book"]})
+    assert [c[0] for c in cases_of([with_document, *units[1:]])] == ["documented(); // from the book"]
 
 
 def test_index_rules_with_a_model_asks_once_per_rule_and_reindexing_asks_nothing(oai, tmp_path: Path, capsys,
