@@ -39,7 +39,8 @@ class RulesConfig(Section):
     mining_language: str = Field("java", description="language of a document rule's examples when the rule "
                                                      "names none (a language pack with a grammar)")
     model_examples: bool = Field(True, description="with a configured model, `index rules` has it write a counter-"
-                                 "example for each rule whose document shows none (dualrag/review/rule_example.py; "
+                                 "example for each rule of a document that shows its own for fewer than 12 rules "
+                                 "(dualrag/review/rule_example.py; "
                                  "one request per rule, kept while the rule's text is unchanged; "
                                  "`--no-model-examples` for one run); search reads them like the document's own")
     disable: list[str] = Field(default_factory=list, description="rule ids (or globs, `team-rules:3.*`) whose "

@@ -303,7 +303,7 @@ def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUn
     (scripts/eval/model_examples.py, the book's examples never read): PLAIN_MX is the plain two
     channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
     those model examples."""
-    from dualrag.review.rule_example import ExampleWriter
+    from dualrag.review.rule_example import ExampleWriter, documents_with_examples
 
     # the examples were written for the Markdown edition's rules; each edition's unit gets its rule's
     # (matched by the rule's prose anchor, as a hit is), so PDF and Word are read with the same ones
@@ -311,13 +311,14 @@ def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUn
     by_anchor = [(anchor, book.model_examples[rule]) for rule, anchor in (book.anchors or {}).items()
                  if rule in book.model_examples]
     writer = ExampleWriter(None, model="openai:local", cache=book.model_examples)  # dev: its own PDF's units
+    own = documents_with_examples(units)  # as index rules decides: such a document gets none
     augmented = []
     for unit in units:
         text = squash(unit.full_text())
         example = (next((e for a, e in by_anchor if a in text), None) if book.anchors is not None
                    else next(iter(writer.one(unit).model_examples), None))
         update = {"source": unit.source.model_copy(update={"kb": kb_mx})}
-        if example and not unit.bad_examples:
+        if example and not unit.bad_examples and unit.source.document not in own:
             update["model_examples"] = [example]
         augmented.append(unit.model_copy(update=update))
     store.upsert(kb_mx, augmented, embedder.inner, sparse)

@@ -129,3 +129,17 @@ def test_the_dense_window_reads_a_model_example_right_after_the_title():
     assert EXAMPLE not in dense_text(unit.model_copy(update={"bad_examples": [EXAMPLE]}))  # the document's: where it put it
     written = dense_text(unit.model_copy(update={"model_examples": [EXAMPLE]}))
     assert EXAMPLE in written and len(written) <= len(dense_text(unit)) + 4  # same window, the example inside it
+
+
+def test_a_document_that_shows_its_own_examples_gets_none_from_the_model(oai):
+    oai.responder = lambda req: oai.chat(f"```java\n{EXAMPLE}\n```")
+    writer = writer_for(oai)
+    shown = [rule(f"g{i}", f"Guideline rule {i}.", bad=(f"bad{i}(); // the book's own",)) for i in range(12)]
+    bare = rule("g99", "Guideline rule without an example.")
+    prose_only = rule("p1", "A rule of another document.").model_copy(update={
+        "source": RuleSource(kb="team", file="other.md", document="other.md")})
+    out = writer([*shown, bare, prose_only])
+    assert out[12] == bare and out[13].model_examples == [EXAMPLE]  # 12 shown: that document chooses on its own
+    assert len(oai.requests) == 1 and "book.md" in writer.notes[0]
+    fewer = writer([*shown[:11], bare])
+    assert fewer[11].model_examples == [EXAMPLE]  # 11 are too few to choose by: the model writes for the rest
