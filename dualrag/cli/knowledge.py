@@ -63,8 +63,8 @@ def index() -> None:
 @click.option("--mine/--no-mine", default=None, help="Mine detectors from the rules' examples, verified before use "
                                                      "(default: [rules] mine, on).")
 @click.option("--model-examples/--no-model-examples", default=None,
-              help="Have the configured model write a counter-example for each rule whose document shows none "
-                   "(default: [rules] model_examples, on when a model is configured).")
+              help="Have the configured model write a counter-example for each rule that has none, in a "
+                   "document showing fewer than 12 (default: [rules] model_examples, on with a model).")
 @config_option
 @debug_option
 def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
@@ -86,9 +86,10 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
     examples when a candidate passes verification (every violating example, no compliant one of
     the document, quiet on the `[rules] mining_corpus`); `rules inspect` shows each.
 
-    With --model-examples, the configured model writes a counter-example for each rule whose
-    document shows none, from the rule's text alone (one short request per rule; a rule whose
-    text is unchanged keeps the example it has). Search reads it like the document's own.
+    With a model configured (unless --no-model-examples), it writes a counter-example for each
+    rule without one, from the rule's text alone (one short request per rule; a rule whose text
+    is unchanged keeps the example it has). Search reads it like the document's own. A document
+    that shows its own examples for 12 rules or more chooses its channels on them and gets none.
     """
     settings = _settings(store, config_file)
     if bundled or not paths:
