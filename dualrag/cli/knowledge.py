@@ -174,12 +174,11 @@ def _example_writer(settings: Settings, wanted: bool | None):
 
 def _with_model_examples(writer, units: list, db, kb: str, console: Console) -> list:
     """`units` with the model's counter-examples; a rule stored with one for the same text keeps it."""
+    from dualrag.progress import Ticker
     from dualrag.review.rule_example import seed_cache
 
     if db.exists(kb):
         seed_cache(writer, db.units(kb))
-    from dualrag.progress import Ticker
-
     with Ticker(lambda line: _say(console, f"dualrag: {line}")) as ticker:
         out = writer(units, progress=lambda done, total: ticker("model examples", done, total))
     _say(console, f"dualrag: {writer.asked} request(s) for model examples, "

@@ -44,9 +44,8 @@ class ExampleWriter:
     language: str = "Java"
     cache: MutableMapping[str, str] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
-    asked: int = 0
-
     skipped: list[str] = field(default_factory=list)  # documents that show their own examples
+    asked: int = 0
 
     def __call__(self, units: Sequence[RuleUnit], progress: Callable[[int, int], None] | None = None
                  ) -> list[RuleUnit]:
@@ -62,16 +61,18 @@ class ExampleWriter:
     def key(self, unit: RuleUnit) -> str:
         """What the model reads, hashed with the model: the same rule in another edition of the
         document, or indexed again unchanged, is asked once."""
-        request = example_request(unit, self.language)
+        return self._key(example_request(unit, self.language))
+
+    def _key(self, request: LLMRequest) -> str:
         return hashlib.sha256(f"{self.model}\n{request.messages[0].content}".encode()).hexdigest()
 
     def one(self, unit: RuleUnit) -> RuleUnit:
         if unit.bad_examples or unit.model_examples:
             return unit
         request = example_request(unit, self.language)
-        key = self.key(unit)
+        key = self._key(request)
         if key not in self.cache:
-            if self.client is None:  # answers from the cache only
+            if self.client is None:
                 return unit
             self.asked += 1
             try:

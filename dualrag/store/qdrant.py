@@ -100,8 +100,9 @@ def dense_text(unit: RuleUnit) -> str:
     BM25 still weighs every word. Embedding whole long rules in 512-token windows cost about
     1 s per rule on 2 cores (scripts/bench/index_rules.py) for little gain in recall."""
     text, budget = document_text(unit), DENSE_TOKENS
-    if unit.model_examples:  # appended after the prose, it would fall outside the window: code queries read it
-        text = "\n".join(p for p in (" > ".join(unit.section), unit.title, unit.model_examples[0], unit.full_text()) if p)
+    if unit.model_examples:  # appended after the prose it would fall outside the window; code queries read it
+        parts = (" > ".join(unit.section), unit.title, unit.model_examples[0], unit.full_text())
+        text = "\n".join(part for part in parts if part)
     for index, char in enumerate(text):
         budget -= 1.0 if "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef" else 0.25
         if budget <= 0:

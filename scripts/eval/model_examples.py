@@ -24,8 +24,8 @@ from pathlib import Path
 
 from dualrag.config import load_settings
 from dualrag.llm import LLMFactory
-from indexers.rules import segment
 from dualrag.review.rule_example import ExampleWriter
+from indexers.rules import segment
 from scripts import ROOT
 
 CACHE_DIR = ROOT / ".dualrag" / "eval-model-examples"

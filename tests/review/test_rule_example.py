@@ -11,9 +11,9 @@ from pathlib import Path
 from dualrag.config import load_settings
 from dualrag.llm import LLMFactory
 from dualrag.retrieval.self_check import cases_of
+from dualrag.review.rule_example import ExampleWriter, clean_example
 from dualrag.testing.cli import run_cli
 from dualrag.units import RuleSource, RuleUnit
-from dualrag.review.rule_example import ExampleWriter, clean_example, seed_cache
 
 FAST = {"request_timeout_s": 2.0, "task_timeout_s": 10.0, "min_attempt_s": 0.01, "max_attempts": 1,
         "backoff_base_s": 0.01, "backoff_max_s": 0.05, "jitter": 0.0}
@@ -117,7 +117,7 @@ def test_model_examples_without_a_model_is_one_clear_line(tmp_path: Path, capsys
     doc = tmp_path / "team.md"
     doc.write_text("# Rules\n\n1. A finally block must not return a value.\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(["index", "rules", str(doc), "--model-examples"], capsys)
+    code, _, err = run_cli(["index", "rules", str(doc), "--model-examples"], capsys)
     assert code == 2 and "needs a model" in err and "Traceback" not in err
 
 
