@@ -278,6 +278,15 @@ class _Segmenter:
                         "good" if EXAMPLE_GOOD_TITLE.match(info.name) else "text")
                     self.rule.start_part(kind, info.title if kind == "text" else "")
                     continue
+                if info.example and self.heading_rule is None and self.infos and info.level > self.infos[-1].level:
+                    # "Noncompliant Code Example" under a section that is not a rule heading (a bare rule
+                    # name): the example belongs to the rule being read there, not a section of its own
+                    kind = "bad" if EXAMPLE_BAD_TITLE.match(info.name) else "good"
+                    if self.rule is not None:
+                        self.rule.start_part(kind, "")
+                    else:
+                        self.loose.append((f"{'Noncompliant' if kind == 'bad' else 'Compliant'}:", line.page))
+                    continue
                 self.push_heading(info)
                 if info.as_rule:
                     self.open_heading(info, line.page)

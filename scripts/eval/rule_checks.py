@@ -25,7 +25,7 @@ indexer gave (`errorprone:<section>.<n>`) by the unit's heading (`rule_check_eva
 Systems (`--systems`), each on both sides of every pair, one system at a time (a local server's
 prefix cache stays warm from review to review):
 - `dualrag`: the real CLI, `dualrag review --diff-file X --llm M --config C --format json`, with
-  `[review] rule_checks = 3` (walkthrough off, as in scripts/eval/review.py);
+  `[review] rule_checks = 3` (`--rule-checks`; walkthrough off, as in scripts/eval/review.py);
 - `dualrag-norc`: the same with `[review] rule_checks = 0`;
 - `naive`: scripts/eval/review.py's bare prompt to the same model (`review_eval.systems.Naive`);
 - `offline`: `dualrag review --offline` (detectors only).
@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server-log", type=Path, default=Path("~/.cache/dualrag-llm/server.log").expanduser(),
                     help="the local llama-cpp-python server's log: its prefix-cache hits per review are the "
                          "cached tokens when the API reports none (scripts/tools/llama_log.py)")
+    ap.add_argument("--rule-checks", type=int, default=RULE_CHECKS["dualrag"],
+                    help="`[review] rule_checks` of the dualrag system (rules checked per chunk)")
     ap.add_argument("--toml", default="", help="more .dualrag.toml lines for every system (pin a variant)")
     ap.add_argument("--explain", type=Path, help="keep dualrag's prompts under DIR/<system>/case<NN>.<side>/")
     ap.add_argument("--write-diffs", type=Path, metavar="DIR", help="write the sampled pairs' diffs to DIR")
@@ -118,8 +120,10 @@ def configs(args: argparse.Namespace, systems: list[str]) -> dict[str, Path]:
     out = {}
     for system in systems:
         extra = args.toml
-        if system in RULE_CHECKS:
-            extra = f"[review]\nrule_checks = {RULE_CHECKS[system]}\n" + extra
+        if system in RULE_CHECKS:  # into --toml's own [review] table when it has one (TOML takes a table once)
+            line = f"rule_checks = {args.rule_checks if system == 'dualrag' else RULE_CHECKS[system]}\n"
+            extra = extra.replace("[review]\n", "[review]\n" + line, 1) if "[review]\n" in extra \
+                else "[review]\n" + line + extra
         path = write_config(Path(f"{stem}.{system}.toml"), store=args.store.resolve(), window=args.window,
                             max_output=args.max_output, model=args.llm, grammar=args.grammar, extra=extra)
         try:

@@ -12,7 +12,11 @@ A *book* is a rule document and code that breaks its rules:
 - our own books (scripts/tools/rule_books/<name>/, built by scripts/tools/build_rule_books.py from public rule
   documentation nobody tuned for): the rule prose alone is rendered as PDF, Word and Markdown and
   indexed as `dualrag index rules` would; each rule's first violating example is a query, and a
-  hit is the unit that holds the start of its rule's prose (build_rule_books.anchors).
+  hit is the unit that holds the start of its rule's prose (build_rule_books.anchors);
+- their *examples editions* (`--books errorprone-examples`, ...): the shape of a standard that shows
+  code under each rule ("Noncompliant Code Example" / "Compliant Solution"): every example of a rule
+  but its first violating one is in the document, and that first one is the query, for the rules
+  that show another. An edition never votes for its own book's choice (leave one book out).
 
 Per book and structure it scores, in one run:
 - **plain**: the plain hybrid — the bundled embedder on the raw code, BM25 on the raw code with
@@ -145,18 +149,31 @@ def dev_book(structures: list[str]) -> Book:
     return Book("dev", {"pdf": DEFAULT_KB} if "pdf" in structures else {}, cases)
 
 
+EXAMPLES_EDITION = "-examples"
+
+
+def source_book(name: str) -> str:
+    """The rule book a book is made from: `pmd-examples` is an edition of `pmd`."""
+    return name.removesuffix(EXAMPLES_EDITION)
+
+
 def own_book(name: str, structures: list[str], out: Path, max_cases: int) -> Book:
+    """One of our books. `<book>-examples` is its examples edition (build_rule_books.shown_examples):
+    the shape of a standard that shows code under each rule, every example but each rule's first
+    violating one in the document; the cases are those first ones of the rules that show another."""
     from scripts.tools.build_rule_books import anchors as prose_anchors
     from scripts.tools.build_rule_books import load_book, render
 
-    rules = load_book(name)
+    examples = name.endswith(EXAMPLES_EDITION)
+    rules = load_book(source_book(name))
     anchors = prose_anchors(rules)
     cases = [Case(f"{r['id']}#{i}", r["id"], code, anchors[r["id"]])
-             for r in rules if r["id"] in anchors for i, code in enumerate(r["violating"][:1])]
+             for r in rules if r["id"] in anchors and (len(r["violating"]) > 1 or not examples)
+             for i, code in enumerate(r["violating"][:1])]
     if max_cases and len(cases) > max_cases:  # a fixed, spread sample: every n-th rule
         step = len(cases) / max_cases
         cases = [cases[int(i * step)] for i in range(max_cases)]
-    return Book(name, {s: render(name, s, out) for s in structures}, cases)
+    return Book(name, {s: render(source_book(name), s, out, examples=examples) for s in structures}, cases)
 
 
 # -------------------------------------------------------------------------------- configurations
@@ -346,8 +363,9 @@ def lobo(results, books: list[Book], configs: list[Config]) -> dict[str, str]:
     ties go to the simpler one, earlier in the grid). The dev guideline never votes: parts of
     dualrag were built on it."""
     chosen = {}
-    for book in books:  # dev votes for nothing: the construct vocabulary was built on it
-        others = [b for b in books if b is not book and b.documents and b.name != "dev"]
+    for book in books:  # dev votes for nothing: the construct vocabulary was built on it; nor does another
+        others = [b for b in books if source_book(b.name) != source_book(book.name)  # edition of the same book
+                  and b.documents and b.name != "dev"]
         best = max(configs, key=lambda c: (statistics.mean(recall5(results, b, c[0]) for b in others)
                                            if others else 0.0, -configs.index(c)))
         chosen[book.name] = best[0]
@@ -440,9 +458,9 @@ def main() -> int:
             if args.model_examples:
                 from scripts.eval.model_examples import load_cache
                 books[-1].model_examples = load_cache("dev") or None
-        elif (OWN_BOOKS / name / "rules.jsonl").exists():
+        elif (OWN_BOOKS / source_book(name) / "rules.jsonl").exists():
             books.append(own_book(name, structures, out, args.max_cases))
-            if args.model_examples:
+            if args.model_examples and not name.endswith(EXAMPLES_EDITION):  # it shows its own
                 from scripts.eval.model_examples import examples_by_rule
                 from scripts.tools.build_rule_books import anchors, load_book
                 books[-1].model_examples = examples_by_rule(name) or None

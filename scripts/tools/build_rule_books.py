@@ -583,6 +583,20 @@ def body_paragraphs(rule: dict) -> list[str]:
     return lead + rule_paragraphs(rule)
 
 
+def shown_examples(rule: dict) -> list[tuple[str, str]]:
+    """The examples the *examples edition* shows under a rule: (heading, code) for every violating
+    example but the first (the first is the query, never in the document) and every compliant one."""
+    heads = [("Noncompliant Code Example", code) for code in rule["violating"][1:]]
+    return heads + [("Compliant Solution", code) for code in rule.get("compliant") or []]
+
+
+def code_lines(code: str) -> list[str]:
+    """An example's lines as the documents show them: ASCII-safe (the PDF's standard fonts), tabs as spaces."""
+    text = "".join(_LATIN1_FIX.get(ch, ch) for ch in code.expandtabs(4))
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+
 def level_line(rule: dict) -> str | None:
     return f"Level: {rule['level']}" if rule.get("level") else None
 
@@ -594,35 +608,44 @@ def categories(rules: list[dict]) -> dict[str, list[dict]]:
     return grouped
 
 
-def intro(book: str) -> str:
-    return (f"{TITLES[book]}. Rule descriptions from {REPOS[book]} (see SOURCE.md for the licence), "
-            "rendered for evaluation; code examples are not included.")
+def intro(book: str, examples: bool = False) -> str:
+    shown = ("each rule's code examples but its first violating one are included" if examples
+             else "code examples are not included")
+    return f"{TITLES[book]}. Rule descriptions from {REPOS[book]} (see SOURCE.md for the licence), rendered for evaluation; {shown}."
 
 
-def _write_docx(path: Path, book: str, rules: list[dict]) -> None:
+def _write_docx(path: Path, book: str, rules: list[dict], examples: bool = False) -> None:
     import docx
+    from docx.shared import Pt
 
     document = docx.Document()
     document.sections[0].header.paragraphs[0].text = TITLES[book]
     document.add_heading(TITLES[book], 0)
-    document.add_paragraph(intro(book))
+    document.add_paragraph(intro(book, examples))
     for category, members in categories(rules).items():
         document.add_heading(plain(category), 1)
         for rule in members:
             document.add_heading(rule_heading(rule), 2)
             for paragraph in body_paragraphs(rule):
                 document.add_paragraph(paragraph)
+            for head, code in shown_examples(rule) if examples else ():
+                document.add_heading(head, 3)
+                for line in code_lines(code):  # one paragraph a line, in a monospaced run, as editors paste code
+                    run = document.add_paragraph().add_run(line)
+                    run.font.name, run.font.size = "Courier New", Pt(9)
     document.save(str(path))
 
 
-def _write_markdown(path: Path, book: str, rules: list[dict]) -> None:
-    out = [f"**{TITLES[book]}**", "", intro(book), ""]
+def _write_markdown(path: Path, book: str, rules: list[dict], examples: bool = False) -> None:
+    out = [f"**{TITLES[book]}**", "", intro(book, examples), ""]
     for category, members in categories(rules).items():
         out += [f"# {plain(category)}", ""]
         for rule in members:
             out += [f"## {rule_heading(rule)}", ""]
             for paragraph in body_paragraphs(rule):
                 out += [paragraph, ""]
+            for head, code in shown_examples(rule) if examples else ():
+                out += [f"### {head}", "", "```java", *code_lines(code), "```", ""]
     path.write_text("\n".join(out), encoding="utf-8")
 
 
@@ -646,12 +669,12 @@ class _PdfFlow(PdfFlow):
             self.add(line, font, size, space_before=space_before if i == 0 else 0)
 
 
-def _write_pdf(path: Path, book: str, rules: list[dict]) -> None:
+def _write_pdf(path: Path, book: str, rules: list[dict], examples: bool = False) -> None:
     from reportlab.lib.utils import simpleSplit
 
     flow = _PdfFlow(path, TITLES[book])
     flow.add(TITLES[book], "Helvetica-Bold", 18)
-    flow.paragraph(intro(book))
+    flow.paragraph(intro(book, examples))
     body = flow.leading(10)
     for category, members in categories(rules).items():
         flow.add(plain(category), "Helvetica-Bold", 14, space_before=18, keep_with=flow.leading(12) + 3 * body + 14)
@@ -662,21 +685,29 @@ def _write_pdf(path: Path, book: str, rules: list[dict]) -> None:
                          keep_with=(len(heading) - 1 - i) * flow.leading(12) + 3 * body + 4)
             for i, paragraph in enumerate(body_paragraphs(rule)):
                 flow.paragraph(paragraph, space_before=0 if i == 0 else 4)
+            for head, code in shown_examples(rule) if examples else ():
+                flow.add(head, "Helvetica-Bold", 10, space_before=6, keep_with=2 * flow.leading(9))
+                for line in code_lines(code):
+                    indent = 5.4 * (len(line) - len(line.lstrip()))  # Courier 9 pt: 5.4 pt a character
+                    for part in simpleSplit(line.strip(), "Courier", 9, flow.text_width - indent) or [""]:
+                        flow.add(part, "Courier", 9, indent=indent)
     flow.save()
 
 
 WRITERS = {"docx": _write_docx, "md": _write_markdown, "pdf": _write_pdf}
 
 
-def render(book: str, structure: str, out_dir: str | Path) -> Path:
+def render(book: str, structure: str, out_dir: str | Path, *, examples: bool = False) -> Path:
     """Write book `book` in `structure` ("docx", "md" or "pdf") as out_dir/<book>.<ext>; the path.
-    Prose only: no example of any rule is in the document."""
+    Prose only: no example of any rule is in the document. `examples`: the *examples edition*, the
+    shape of a standard that shows code under each rule (`shown_examples`: every example but each
+    rule's first violating one, which stays a query), as out_dir/<book>-examples.<ext>."""
     if structure not in WRITERS:
         raise ValueError(f"unknown structure {structure!r}; choose from {', '.join(WRITERS)}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{book}.{STRUCTURES[structure]}"
-    WRITERS[structure](path, book, load_book(book))
+    path = out / f"{book}{'-examples' if examples else ''}.{STRUCTURES[structure]}"
+    WRITERS[structure](path, book, load_book(book), examples)
     return path
 
 

@@ -179,3 +179,46 @@ def test_a_table_of_rules_is_one_unit_per_row(tmp_path):
         ("SEC-01", "Build SQL with bind parameters.", RuleLevel.MANDATORY),
         ("SEC-02", "Keep secrets out of logs.", RuleLevel.RECOMMENDED)]
     assert "Never concatenate input." in units[0].text
+
+
+NAMED_MD = """# Correctness
+
+## StringReferenceEquality
+
+Comparing two strings with `==` compares references, not characters.
+
+### Noncompliant Code Example
+
+```java
+if (name == other) {}
+```
+
+### Compliant Solution
+
+```java
+if (name.equals(other)) {}
+```
+
+## SwallowedInterrupt
+
+Catching InterruptedException and doing nothing loses the interrupt.
+
+### Noncompliant Code Example
+
+```java
+catch (InterruptedException e) {}
+```
+"""
+
+
+def test_example_headings_under_a_bare_rule_name_are_its_examples(tmp_path):
+    """A rule headed by its name alone (no code, number or imperative) reads as a leaf section; the
+    example headings under it are that rule's examples, not sections of their own."""
+    md = tmp_path / "checks.md"
+    md.write_text(NAMED_MD, encoding="utf-8")
+    units = segment(md, "team")
+    assert [u.title for u in units] == ["StringReferenceEquality", "SwallowedInterrupt"]
+    first, second = units
+    assert "name == other" in first.bad_examples[0] and "name.equals(other)" in first.good_examples[0]
+    assert "compares references" in first.text and "name ==" not in first.text
+    assert "InterruptedException e" in second.bad_examples[0] and not second.good_examples

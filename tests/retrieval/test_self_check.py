@@ -23,6 +23,7 @@ from dualrag.retrieval.self_check import (
     read_choice,
     resolve,
     self_check,
+    setting_of,
 )
 from dualrag.store import StoreConfig, open_store
 from dualrag.units import RuleSource, RuleUnit
@@ -107,14 +108,19 @@ def test_a_base_without_enough_examples_keeps_the_configured_setting(store, tool
     assert resolve(configured, choice) == configured
 
 
-def test_the_rule_prefers_recall5_then_fewer_channels_and_never_loses_recall1():
+def test_the_rule_prefers_recall5_then_the_default_then_fewer_channels_and_never_loses_recall1():
     grid = channel_grid()
+    shipped = next(name for name, c in grid if setting_of(c) == setting_of(RuleChannels()))
     figures = {name: [0.5, 0.6] for name, _ in grid}
     figures["constructs+code_words+grammar+rel0.5"] = [0.5, 0.8]
     figures["constructs+rel0.5"] = [0.5, 0.8]  # same recall@5 with fewer channels
     figures["examples"] = [0.4, 0.9]  # best recall@5, but loses recall@1 against plain
     assert choose(figures, grid) == "constructs+rel0.5"
-    assert choose({name: [0.5, 0.6] for name, _ in grid}, grid) == PLAIN  # nothing helps: plain
+    figures[shipped] = [0.5, 0.8]  # a tie with the shipped default: the default, fewer channels or not
+    assert choose(figures, grid) == shipped
+    assert choose({name: [0.5, 0.6] for name, _ in grid}, grid) == shipped  # nothing helps: the default
+    flat = {name: [0.5, 0.6] for name, _ in grid} | {shipped: [0.4, 0.6]}  # the default loses recall@1
+    assert choose(flat, grid) == PLAIN
 
 
 def test_what_the_user_set_wins_over_the_choice():
