@@ -5,7 +5,8 @@ for; a book whose rules carry counter-examples can say for itself which setting 
 The self-check queries the knowledge base with each rule's first counter-example and scores
 recall@1 / @5 of that rule under every setting of the grid (the one scripts/eval/rules.py --grid
 scores), then keeps the best recall@5 that loses no recall@1 against the plain two channels
-(ties: the shipped default, then fewer channels). Fewer than `MIN_CASES` such rules: no choice, the configured setting.
+(ties: the shipped default, then fewer channels). Fewer than `MIN_CASES` such rules: no choice,
+the configured setting.
 
 Strictly leave-one-out: a rule's counter-example sits in its own indexed text (BM25 reads the
 whole unit, the dense embedder its first ~192 tokens, which hold it for 60 of the dev

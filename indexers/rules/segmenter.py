@@ -274,14 +274,13 @@ class _Segmenter:
             if info is not None:
                 para_start = True
                 if self.heading_rule is not None and self.rule is not None and info.level > self.heading_rule.level:
-                    kind = "bad" if EXAMPLE_BAD_TITLE.match(info.name) else (
-                        "good" if EXAMPLE_GOOD_TITLE.match(info.name) else "text")
+                    kind = _example_kind(info)
                     self.rule.start_part(kind, info.title if kind == "text" else "")
                     continue
                 if info.example and self.heading_rule is None and self.infos and info.level > self.infos[-1].level:
                     # "Noncompliant Code Example" under a section that is not a rule heading (a bare rule
                     # name): the example belongs to the rule being read there, not a section of its own
-                    kind = "bad" if EXAMPLE_BAD_TITLE.match(info.name) else "good"
+                    kind = _example_kind(info)
                     if self.rule is not None:
                         self.rule.start_part(kind, "")
                     else:
@@ -383,6 +382,11 @@ class _Segmenter:
             self.rule.section = parent.section  # type: ignore[union-attr]
             return True
         return False
+
+def _example_kind(info: HeadingInfo) -> str:
+    """"bad" for a "Noncompliant Code Example" heading, "good" for a "Compliant Solution", else "text"."""
+    return "bad" if EXAMPLE_BAD_TITLE.match(info.name) else "good" if EXAMPLE_GOOD_TITLE.match(info.name) else "text"
+
 
 def _fallback(kb: str, file: str, fmt: str, lines: list[Line], marked: bool) -> list[RuleUnit]:
     """No rule starts anywhere: one unit per paragraph group under each heading."""
