@@ -19,8 +19,8 @@ class RuleChannels(Section):
     was not designed on, left out in turn (scripts/eval/rules.py; figures in the README).
 
     A team knowledge base with at least 12 rules that carry counter-examples chooses its own setting
-    of the first five keys on them, leave-one-out (dualrag/retrieval/self_check.py, when indexed;
-    `kb stats` shows it). A key set here always wins over that choice; the others are the base's.
+    of every key but `centred` and `model_query` on them, leave-one-out (dualrag/retrieval/self_check.py,
+    when indexed; `kb stats` shows it). A key set here always wins over that choice; the others are the base's.
     The bundled rules keep this setting."""
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
@@ -29,6 +29,8 @@ class RuleChannels(Section):
     grammar: bool = Field(False, description="the grammar's names for the code's constructs "
                                              "('return statement in finally clause'), to the dense embedder and BM25")
     examples: bool = Field(False, description="rank the rules whose own counter-examples show the same constructs")
+    centred: bool = Field(True, description="the code once more to the dense embedder, read from the mean of ordinary "
+                                            "code in its language (embedding/centroid.py): what sets it apart")
     model_query: bool = Field(True, description="with a model: one short request per chunk asks which rules the "
                                                  "added code could break; its answer is one more query")
     relevance_weight: float = Field(0.5, ge=0, description="how much a rule's relevance separates near-ties in "

@@ -33,6 +33,6 @@ class ReviewConfig(Section):
         2, ge=1, description="the model's walkthrough only for a change of at least this many files (one file: the "
                              "deterministic walkthrough says it, and the request is saved)")
     model_warnings: Literal["keep", "grounded", "suggestion"] = Field(
-        "keep", description="a model warning that cites no rule: `grounded` keeps it a warning only when it "
+        "grounded", description="a model warning that cites no rule: `grounded` keeps it a warning only when it "
                                 "names code of its line and a concrete failure (else a suggestion); `keep`; "
-                                "`suggestion` (every one)")
+                                "`suggestion` (every one). Chosen on the dev bug pairs (README, Measurements)")

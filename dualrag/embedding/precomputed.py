@@ -24,11 +24,15 @@ def identity(embedder) -> str:
     """What must match for a stored vector to be this embedder's: name, dimension, engine version."""
     name = str(getattr(embedder, "name", type(embedder).__name__))
     engine = name.split("/", 1)[0] if "/" in name else ""
+    return f"{name}|{getattr(embedder, 'dim', '?')}|{_version(engine)}"
+
+
+@lru_cache(maxsize=16)
+def _version(engine: str) -> str:
     try:
-        version = metadata.version(engine) if engine else ""
+        return metadata.version(engine) if engine else ""
     except metadata.PackageNotFoundError:
-        version = ""
-    return f"{name}|{getattr(embedder, 'dim', '?')}|{version}"
+        return ""
 
 
 def text_key(text: str) -> str:

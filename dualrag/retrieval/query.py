@@ -56,7 +56,8 @@ class RuleQuery:
     model: str = ""  # rule language the model wrote for the code ("" = no model query)
     concepts: tuple[str, ...] = ()
     project_type: str | None = None
-    languages: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()  # the rules searched (a filter; empty = every language)
+    language: str = ""  # what the code is written in (the centred channel reads it from its language's mean)
     domains: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -82,6 +83,7 @@ def build_rule_query(
         concepts=tuple(name for name, _ in found),
         project_type=project_type,
         languages=(language,),
+        language=language,
         domains=tuple(domains),
     )
 

@@ -3,7 +3,8 @@
 Hybrid search over every configured knowledge base. Two plain channels per knowledge base are
 always there at full weight: the dense embedder reads the code, BM25 reads the code as written
 (identifiers split). Further channels (query.py: construct names, code words, the grammar's
-names, a model's rule-language query; the rules whose own counter-examples show the same
+names, a model's rule-language query; the code once more, read from the mean of ordinary code
+in its language, embedding/centroid.py; the rules whose own counter-examples show the same
 constructs) are added only where `RuleChannels` switches them on. Reciprocal-rank fusion orders
 the candidates, so no score scale has to be comparable with another for the ranking.
 
@@ -25,8 +26,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
+
 from dualrag.config.retrieval import RuleChannels
 from dualrag.embedding import Bm25Encoder, Embedder
+from dualrag.embedding.centroid import centred, code_centroid
 from dualrag.retrieval.concepts import matching_terms
 from dualrag.retrieval.fusion import rrf
 from dualrag.retrieval.query import RuleQuery
@@ -52,7 +56,7 @@ class RetrievedRule:
 class Channel:
     """One ranking of one knowledge base: keys best first with their raw scores, and its tail."""
 
-    kind: Literal["dense", "sparse", "examples"]
+    kind: Literal["dense", "sparse", "examples", "centred"]
     scores: dict[str, float]  # insertion order = rank order
     tail: float  # the score a rule at the channel's depth gets: the level "any rule" reaches
 
@@ -67,8 +71,9 @@ def relevance(key: str, channels: Iterable[Channel]) -> float:
     A raw cosine is not comparable across queries (e5 puts some queries near 0.85 with every
     rule, others near 0.75), nor is a raw BM25 score (a long query scores every rule higher).
     Both are measured from the channel's own tail instead: the best dense margin (construct
-    names or code) plus the BM25 margin scaled by `BM25_SCALE`. The examples channel only
-    reorders: it adds nothing here, so the floor calibrated on this relevance keeps its meaning."""
+    names or code) plus the BM25 margin scaled by `BM25_SCALE`. The examples and centred channels
+    only reorder: they add nothing here, so the floor calibrated on this relevance keeps its meaning
+    (a centred query's cosines sit on another scale)."""
     dense = sparse = 0.0
     for channel in channels:
         if channel.kind == "dense":
@@ -92,6 +97,17 @@ class RuleRetriever:
         self.fill = [kb for kb in fill if kb in kbs] if len(self.kbs) < len(kbs) else []
         self.channels = channels or RuleChannels()
         self.kb_channels = dict(kb_channels or {})
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def _vector(self, text: str) -> np.ndarray:
+        """A query text's embedding, kept for the next searches: every base, and the plain and
+        centred readings of the code, take the same vector (embedding is most of a search's time)."""
+        vector = self._vectors.get(text)
+        if vector is None:
+            if len(self._vectors) >= 64:
+                self._vectors.clear()
+            vector = self._vectors[text] = self.embedder.embed_query(text)
+        return vector
 
     def setting(self, kbs: Sequence[str]) -> RuleChannels:
         """The one setting knowledge bases ranked together are searched with: fused by rank, a base
@@ -150,6 +166,9 @@ class RuleRetriever:
         channels = []
         if mode in ("hybrid", "dense"):
             channels += [self._dense(kb, texts, rule_filter, units) for texts in dense_texts if any(texts)]
+            centroid = code_centroid(self.embedder, query.language) if on.centred and mode == "hybrid" else None
+            if centroid is not None and any(query.code):
+                channels.append(self._dense(kb, list(query.code), rule_filter, units, centroid=centroid))
         if mode in ("hybrid", "sparse"):
             for text in sparse_texts:
                 if text.strip():
@@ -158,18 +177,22 @@ class RuleRetriever:
                     channels.append(Channel("sparse", scores, _tail(scores, fewer=0.0)))
         return channels
 
-    def _dense(self, kb: str, texts: list[str], rule_filter: RuleFilter, units: dict[str, RuleUnit]) -> Channel:
+    def _dense(self, kb: str, texts: list[str], rule_filter: RuleFilter, units: dict[str, RuleUnit],
+               centroid: np.ndarray | None = None) -> Channel:
         """One dense channel of several texts (the windows of a long change): a rule's score is
-        its best cosine with any of them."""
+        its best cosine with any of them. With `centroid`, each text is read from there (centred)."""
         best: dict[str, float] = {}
         for text in texts:
             if not text:
                 continue
-            for key, score in _collect(self.store.search_dense(kb, self.embedder.embed_query(text), rule_filter,
-                                                               DEPTH), units).items():
+            vector = self._vector(text)
+            if centroid is not None:
+                vector = centred(vector, centroid)
+            for key, score in _collect(self.store.search_dense(kb, vector, rule_filter, DEPTH), units).items():
                 best[key] = max(score, best.get(key, score))
         scores = dict(sorted(best.items(), key=lambda pair: -pair[1]))
-        return Channel("dense", scores, _tail(scores, fewer=min(scores.values(), default=0.0)))
+        return Channel("centred" if centroid is not None else "dense", scores,
+                       _tail(scores, fewer=min(scores.values(), default=0.0)))
 
 
 def _collect(hits: Iterable[RuleHit], units: dict[str, RuleUnit]) -> dict[str, float]:

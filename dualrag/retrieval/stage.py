@@ -112,12 +112,15 @@ def kb_settings(db, cfg: RetrievalConfig, kbs: Sequence[str], embedder, sparse, 
     """Each team knowledge base's own channel setting: what its self-check chose on its own
     counter-examples (self_check.py; made once here if `dualrag index rules` has not made it),
     under every key the user set in `[retrieval.channels]`. The bundled rules keep the configured
-    setting: their floor was calibrated under it."""
+    setting (their floor was calibrated under it), read without the centred reading unless it is set:
+    like a base with its own examples, their rules show code (self_check.py says why)."""
     from dualrag.retrieval.self_check import ensure_choice, read_choice, resolve
 
     out = {}
     for kb in kbs:
         if kb == cfg.bundled_kb:
+            if "centred" not in cfg.channels.model_fields_set:
+                out[kb] = cfg.channels.model_copy(update={"centred": False})
             continue
         try:
             choice = read_choice(db, kb)

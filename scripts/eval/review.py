@@ -48,8 +48,8 @@ from pathlib import Path
 
 from scripts import ROOT
 from scripts.eval.review_eval.baseline import RemovedChecks
-from scripts.eval.review_eval.pairs import Pair, load_pairs, sample
-from scripts.eval.review_eval.report import by_source, floors, summarise, table, without_reverse_check
+from scripts.eval.review_eval.pairs import Pair, load_pairs, new_lines, sample
+from scripts.eval.review_eval.report import by_policy, by_source, floors, summarise, table, without_reverse_check
 from scripts.eval.review_eval.systems import DualRag, Naive, flagged, write_config
 
 DATA = ROOT.parent / "shared" / "eval" / "bugs" / "dev.jsonl"
@@ -145,6 +145,8 @@ def print_report(records: list[dict], args: argparse.Namespace) -> None:
     pairs = {p.id: p for p in load_pairs(args.data)}
     targets = {(pid, side): pairs[pid].targets(side) for pid in ids if pid in pairs for side in SIDES}
     parts = by_source(records, targets, flagged)
+    code = {(pid, side): new_lines(pairs[pid].diff(side)) for pid in ids if pid in pairs for side in SIDES}
+    parts += by_policy(records, targets, code, flagged)
     if parts and args.explain is not None:
         parts += [line for line in [without_reverse_check(records, targets, flagged, args.explain)] if line]
     if parts:

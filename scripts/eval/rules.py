@@ -22,7 +22,8 @@ Per book and structure it scores, in one run:
 - **plain**: the plain hybrid — the bundled embedder on the raw code, BM25 on the raw code with
   identifiers split, fused by reciprocal rank — which is also the floor every dualrag setting has;
 - every setting of the further channels (`RuleChannels`: construct names, code words, grammar
-  names, examples channel, relevance tie-break), each as one configuration of the grid;
+  names, examples channel, the centred reading, relevance tie-break), each as one configuration of
+  the grid (`--grid`: the self-check's grid, which never reads the code centred);
 - **dualrag (LOBO)**: for each book, the configuration with the best mean recall@5 on the *other*
   books (leave one book out), scored on this one. That is the figure a book nobody tuned for gets.
   The dev guideline never votes: the construct vocabulary, the examples channel and the tie-break
@@ -192,12 +193,14 @@ def grid(full: bool) -> list[Config]:
     without it, plain, each channel alone on top of plain, and all of them together."""
     if full:  # the grid a knowledge base's self-check scores too
         return channel_grid()
-    flags = ("constructs", "code_words", "grammar", "examples")
+    flags = ("constructs", "code_words", "grammar", "examples", "centred")
     off = dict.fromkeys(flags, False) | {"relevance_weight": 0.0, "model_query": False}
     configs: list[Config] = [(PLAIN, RuleChannels(**off))]
     configs += [(f, RuleChannels(**off | {f: True})) for f in flags]
     configs.append(("rel0.5", RuleChannels(**off | {"relevance_weight": 0.5})))
     configs.append(("code_words+rel0.5", RuleChannels(**off | {"code_words": True, "relevance_weight": 0.5})))
+    configs.append(("code_words+rel0.5+centred", RuleChannels(**off | {"code_words": True, "relevance_weight": 0.5,
+                                                                       "centred": True})))
     configs.append(("all", RuleChannels(**off | dict.fromkeys(flags, True) | {"relevance_weight": 0.5})))
     return configs
 
@@ -472,10 +475,11 @@ def main() -> int:
     model: dict[str, str] = {}
     if args.model_query:
         model = model_queries(books, args.model_query, Path(args.model_cache))
-        configs += [("model_query", RuleChannels(code_words=False, relevance_weight=0.0, model_query=True)),
-                    ("code_words+rel0.5+model_query", RuleChannels(code_words=True, relevance_weight=0.5,
-                                                                   model_query=True)),
-                    ("constructs+model_query", RuleChannels(code_words=False, relevance_weight=0.0,
+        configs += [("model_query", RuleChannels(code_words=False, centred=False, relevance_weight=0.0,
+                                                 model_query=True)),
+                    ("code_words+rel0.5+centred+model_query", RuleChannels(code_words=True, relevance_weight=0.5,
+                                                                           centred=True, model_query=True)),
+                    ("constructs+model_query", RuleChannels(code_words=False, centred=False, relevance_weight=0.0,
                                                             constructs=True, model_query=True))]
     # the shipped default, with the model query only where a model answered
     default_channels = RuleChannels() if args.model_query else RuleChannels(model_query=False)

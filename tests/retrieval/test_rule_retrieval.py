@@ -50,6 +50,19 @@ def retriever(tmp_path_factory):
         yield RuleRetriever(store, embedder, sparse, [KB])
 
 
+def searches(store, method: str, monkeypatch) -> list[str]:
+    """The store's `method` spied on: each call appends its name to the list returned."""
+    calls: list[str] = []
+    real = getattr(store, method)
+
+    def spy(*args, **kw):
+        calls.append(method)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(store, method, spy)
+    return calls
+
+
 def ids(hits: Sequence[RetrievedRule]) -> list[str]:
     return [h.unit.rule_id for h in hits]
 
@@ -178,20 +191,35 @@ def test_a_team_base_is_ranked_on_its_own_and_the_bundled_rules_only_fill(tmp_pa
 def test_further_channels_are_searched_only_when_switched_on(retriever, monkeypatch):
     from dualrag.config.retrieval import RuleChannels
 
-    calls: list[str] = []
-    real = retriever.store.search_sparse
-
-    def spy(kb, vector, *args, **kw):
-        calls.append("sparse")
-        return real(kb, vector, *args, **kw)
-
-    monkeypatch.setattr(retriever.store, "search_sparse", spy)
+    calls = searches(retriever.store, "search_sparse", monkeypatch)
     query = build_rule_query("try { run(); } finally { return; }")
     assert query.grammar and query.concept_text and query.code_words
     none = RuleChannels(code_words=False, model_query=False, relevance_weight=0.0)
     RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], none).retrieve(query, top_k=5)
-    assert calls == ["sparse"]  # the raw code alone: the plain channels, always there
+    assert calls == ["search_sparse"]  # the raw code alone: the plain channels, always there
     calls.clear()
     on = RuleChannels(constructs=True, code_words=True, grammar=True)
     hits = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], on).retrieve(query, top_k=5)
-    assert calls == ["sparse"] * 4 and "FINALLY" in ids(hits)
+    assert calls == ["search_sparse"] * 4 and "FINALLY" in ids(hits)
+
+
+def test_the_centred_channel_reads_the_code_once_more_and_leaves_relevance_alone(retriever, monkeypatch):
+    from dataclasses import replace
+
+    from dualrag.config.retrieval import RuleChannels
+
+    calls = searches(retriever.store, "search_dense", monkeypatch)
+    query = build_rule_query("ExecutorService pool = Executors.newFixedThreadPool(4);")
+    plain = RuleChannels(code_words=False, centred=False, model_query=False, relevance_weight=0.0)
+    on = plain.model_copy(update={"centred": True})
+    before = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], plain).retrieve(query, top_k=8)
+    assert calls == ["search_dense"]
+    calls.clear()
+    after = RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], on).retrieve(query, top_k=8)
+    assert calls == ["search_dense"] * 2 and ids(after)[0] == "POOL"
+    # it ranks; the relevance the floor is held against stays the plain channels' own
+    assert {h.unit.rule_id: h.relevance for h in after} == {h.unit.rule_id: h.relevance for h in before}
+    calls.clear()  # a language with no shipped mean is read as it is
+    RuleRetriever(retriever.store, retriever.embedder, retriever.sparse, [KB], on).retrieve(
+        replace(query, language="cobol"), top_k=8)
+    assert calls == ["search_dense"]

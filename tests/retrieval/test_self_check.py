@@ -110,7 +110,8 @@ def test_a_base_without_enough_examples_keeps_the_configured_setting(store, tool
 
 def test_the_rule_prefers_recall5_then_the_default_then_fewer_channels_and_never_loses_recall1():
     grid = channel_grid()
-    shipped = next(name for name, c in grid if setting_of(c) == setting_of(RuleChannels()))
+    assert not any(c.centred for _, c in grid)  # the grid never reads the code centred
+    shipped = next(name for name, c in grid if setting_of(c) == setting_of(RuleChannels(centred=False)))
     figures = {name: [0.5, 0.6] for name, _ in grid}
     figures["constructs+code_words+grammar+rel0.5"] = [0.5, 0.8]
     figures["constructs+rel0.5"] = [0.5, 0.8]  # same recall@5 with fewer channels
@@ -132,6 +133,10 @@ def test_what_the_user_set_wins_over_the_choice():
     assert resolved.code_words is True and resolved.relevance_weight == 0.0  # chosen by the base
     untouched = resolve(RetrievalConfig().channels, choice)
     assert untouched.constructs is True and untouched.model_query is True  # model_query is never chosen
+    made = KbChoice(kb="team", name="code_words", setting=setting_of(dict(channel_grid())["code_words"]))
+    assert RetrievalConfig().channels.centred and resolve(RetrievalConfig().channels, made).centred is False
+    asked = RetrievalConfig.model_validate({"channels": {"centred": True}}).channels
+    assert resolve(asked, made).centred is True  # a base with examples is read centred only when asked
 
 
 def test_a_planted_example_that_only_matches_itself_does_not_count(store, tools):
@@ -183,7 +188,9 @@ def test_a_search_gives_each_team_base_its_own_setting_and_the_bundled_rules_the
     cfg = RetrievalConfig.model_validate({"channels": {"code_words": False}})
     notes: list[str] = []
     own = kb_settings(store, cfg, ["examples", "prose", cfg.bundled_kb], *tools, notes)
-    assert set(own) == {"examples"} and not notes  # prose: too few examples; bundled: never chosen
+    assert set(own) == {"examples", cfg.bundled_kb} and not notes  # prose: too few examples
+    # the bundled rules are never chosen for: the configured setting, read without centring (their rules show code)
+    assert own[cfg.bundled_kb] == cfg.channels.model_copy(update={"centred": False})
     chosen = read_choice(store, "examples")
     assert own["examples"].code_words is False  # the user's key
     assert own["examples"].constructs == chosen.setting["constructs"]

@@ -85,6 +85,13 @@ def targets(diff: str) -> frozenset[Target]:
     return frozenset(found)
 
 
+def new_lines(diff: str) -> dict[Target, str]:
+    """The new side's text of every added and context line the diff shows, by (path, line)."""
+    return {(_strip(patched.target_file), line.target_line_no): line.value.rstrip("\r\n")
+            for patched in unidiff.PatchSet(diff) for hunk in patched for line in hunk
+            if line.is_added or line.is_context}
+
+
 def _hunk_targets(hunk: unidiff.Hunk) -> Iterator[int]:
     removal_pending = False
     for line in hunk:

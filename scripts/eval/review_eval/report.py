@@ -95,15 +95,21 @@ def floors(summaries: list[Summary], system: str = "dualrag", baseline: str = "n
     return lines
 
 
-def by_source(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], frozenset], flagged,
-              system: str = "dualrag") -> list[str]:
-    """`system`'s flag rates counting only its model's findings, then only its detectors': what
-    each part contributes (`targets[(pair id, side)]`, `flagged(findings, targets)`)."""
+def _both_sides(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], frozenset],
+                system: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """`system`'s records by pair id and side, for the pairs with both sides reviewed and known targets."""
     sides: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for r in records:
         if r["system"] == system:
             sides[r["id"]][r["side"]] = r
-    complete = {pid: s for pid, s in sides.items() if "bug" in s and "fix" in s and (pid, "bug") in targets}
+    return {pid: s for pid, s in sides.items() if "bug" in s and "fix" in s and (pid, "bug") in targets}
+
+
+def by_source(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], frozenset], flagged,
+              system: str = "dualrag") -> list[str]:
+    """`system`'s flag rates counting only its model's findings, then only its detectors': what
+    each part contributes (`targets[(pair id, side)]`, `flagged(findings, targets)`)."""
+    complete = _both_sides(records, targets, system)
     if not complete:
         return []
     lines = []
@@ -113,6 +119,45 @@ def by_source(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], 
                 for side in ("bug", "fix")}
         lines.append(f"  {system}, {source} findings only: flag bug {rate['bug']:.2f}, fix {rate['fix']:.2f}, "
                      f"discrimination {rate['bug'] - rate['fix']:+.2f}")
+    return lines
+
+
+def by_policy(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], frozenset],
+              code: dict[tuple[str, str], dict[tuple[str, int], str]], flagged, system: str = "dualrag") -> list[str]:
+    """`system`'s flag rates, whole and its model's findings alone, under each `[review] model_warnings`
+    policy: the stored model findings (written under `keep`) recalibrated with the new-side code of their
+    lines (`code[(pair id, side)]`, from the side's diff). Exact for a run made under `keep`: the policy
+    only lowers a model finding's severity after everything else."""
+    from dualrag.findings import Finding
+    from dualrag.review.grounding import calibrated
+
+    complete = _both_sides(records, targets, system)
+    if not complete:
+        return []
+
+    def under(policy: str, found: list[dict[str, Any]], lines: dict[tuple[str, int], str]) -> list[dict[str, Any]]:
+        out = []
+        for f in found:
+            if f.get("source") == "llm":
+                end = int(f.get("end_line") or f["line"])
+                text = [t for (path, n), t in lines.items() if path.endswith(f["path"]) and f["line"] <= n <= end]
+                model = Finding(**{k: v for k, v in f.items() if v is not None or k == "end_line"})
+                f = {**f, "severity": calibrated(model, text, policy).severity}
+            out.append(f)
+        return out
+
+    lines = []
+    for policy in ("keep", "grounded", "suggestion"):
+        whole: dict[str, list[bool]] = {"bug": [], "fix": []}
+        model: dict[str, list[bool]] = {"bug": [], "fix": []}
+        for pid, s in complete.items():
+            for side in ("bug", "fix"):
+                found = under(policy, s[side]["findings"], code[(pid, side)])
+                whole[side].append(flagged(found, targets[(pid, side)]))
+                model[side].append(flagged([f for f in found if f.get("source") == "llm"], targets[(pid, side)]))
+        wb, wf, mb, mf = (_mean(x) for x in (whole["bug"], whole["fix"], model["bug"], model["fix"]))
+        lines.append(f"  {system} with model_warnings = \"{policy}\": flag bug {wb:.2f}, fix {wf:.2f}, "
+                     f"discrimination {wb - wf:+.2f}; model findings only {mb:.2f} / {mf:.2f}, {mb - mf:+.2f}")
     return lines
 
 

@@ -148,7 +148,7 @@ def outcome_fields(review: dict[str, Any], seconds: float) -> dict[str, Any]:
            if r.get("outcome") not in ("ok", "split", "skipped")]
     return dict(
         findings=[{k: f.get(k) for k in ("path", "line", "end_line", "severity", "category", "title", "message",
-                                         "source")}
+                                         "source", "rule_id")}
                   for f in review.get("findings", [])],
         prompt_tokens=int(usage.get("input_tokens", 0)), completion_tokens=int(usage.get("output_tokens", 0)),
         calls=int(usage.get("calls", 0)), seconds=seconds,
