@@ -19,7 +19,9 @@ recommends): the report names those sampled, `--exclude known-bad` leaves them o
 
 Knowledge base: the same book rendered as Markdown (rule prose only, no examples) and indexed with
 `dualrag index rules <md> --kb team --config <cfg>` into a store of its own (`--store`), once;
-reused while it holds rules (`--reindex` to redo). The book's rule ids are mapped to the ids the
+reused while it holds rules (`--reindex` to redo). `--book-examples` indexes the book's examples
+edition instead (the shape of a standard that shows code under each rule), with both sides of every
+pair held out of it, so the detectors `index rules` mines from a document's examples take part. The book's rule ids are mapped to the ids the
 indexer gave (`errorprone:<section>.<n>`) by the unit's heading (`rule_check_eval/kb.py`).
 
 Systems (`--systems`), each on both sides of every pair, one system at a time (a local server's
@@ -81,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the server constrains JSON answers by the schema (llama.cpp's does)")
     ap.add_argument("--store", type=Path, default=WORKDIR / "store", help="the eval store (team KB = the book)")
     ap.add_argument("--reindex", action="store_true", help="index the book again even if the store holds it")
+    ap.add_argument("--book-examples", action="store_true",
+                    help="the team book shows code under its rules (the examples edition, both sides of every pair "
+                         "held out: rule_check_eval/kb.py), so index rules mines detectors from it; use its own --store")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds one dualrag review may take")
     ap.add_argument("--server-log", type=Path, default=Path("~/.cache/dualrag-llm/server.log").expanduser(),
                     help="the local llama-cpp-python server's log: its prefix-cache hits per review are the "
@@ -142,7 +147,7 @@ def run(pairs: list[RulePair], args: argparse.Namespace) -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     config = configs(args, chosen)
     units, how = ensure_indexed(BOOK, next(iter(config.values())), args.store.resolve(), WORKDIR,
-                                reindex=args.reindex, cwd=ROOT)
+                                reindex=args.reindex, cwd=ROOT, examples=args.book_examples)
     print(how, file=sys.stderr)
     mapping, unmapped = rule_map(units, [p.rule for p in load_pairs(BOOK)])
     example = next(iter(mapping.items()), ("-", "-"))

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts.tools.build_rule_books import render
+from scripts.tools.build_rule_books import WRITERS, load_book, render
 
 KB = "team"
 
@@ -29,14 +29,26 @@ def stored_units(store: Path) -> list:
         return rules.units(KB) if rules.exists(KB) else []
 
 
+def render_with_examples(book: str, workdir: Path) -> Path:
+    """The book's *examples edition* as Markdown with both sides of every pair held out: each rule's
+    first violating example (as the edition always does) and its first compliant one are not in it,
+    so neither file a pair adds is shown by the document it is checked against."""
+    rules = [{**rule, "compliant": (rule.get("compliant") or [])[1:]} for rule in load_book(book)]
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"{book}-examples-held-out.md"
+    WRITERS["md"](path, book, rules, True)
+    return path
+
+
 def ensure_indexed(book: str, config: Path, store: Path, workdir: Path, *, reindex: bool = False,
-                   cwd: Path) -> tuple[list, str]:
-    """Index `book` (rendered as Markdown under `workdir`) into the team knowledge base of `store`
-    with `dualrag index rules`, unless it already holds rules (or `reindex`); (units, what was done)."""
+                   cwd: Path, examples: bool = False) -> tuple[list, str]:
+    """Index `book` (rendered as Markdown under `workdir`; `examples`: `render_with_examples`) into
+    the team knowledge base of `store` with `dualrag index rules`, unless it already holds rules (or
+    `reindex`); (units, what was done)."""
     units = [] if reindex else stored_units(store)
     if units:
         return units, f"reused knowledge base {KB!r} in {store} ({len(units)} rules)"
-    document = render(book, "md", workdir)
+    document = render_with_examples(book, workdir) if examples else render(book, "md", workdir)
     cmd = [sys.executable, "-m", "dualrag", "index", "rules", os.path.relpath(document, cwd), "--kb", KB,
            "--config", str(config)]
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
