@@ -19,9 +19,11 @@ class RuleChannels(Section):
     was not designed on, left out in turn (scripts/eval/rules.py; figures in the README).
 
     A team knowledge base with at least 12 rules that carry counter-examples chooses its own setting
-    of every key but `centred` and `model_query` on them, leave-one-out (dualrag/retrieval/self_check.py,
-    when indexed; `kb stats` shows it). A key set here always wins over that choice; the others are the base's.
-    The bundled rules keep this setting."""
+    of every key but `centred` and `model_query` on them, leave-one-out, and is read without `centred`
+    (dualrag/retrieval/self_check.py, when indexed; `kb stats` shows it). A key set here always wins
+    over that choice; the others are the base's.
+    The bundled rules keep this setting, read without `centred` unless it is set here (their rules
+    show code: retrieval/stage.py)."""
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
                                                 "to the dense embedder and BM25")

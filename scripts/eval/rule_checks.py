@@ -21,8 +21,8 @@ Knowledge base: the same book rendered as Markdown (rule prose only, no examples
 `dualrag index rules <md> --kb team --config <cfg>` into a store of its own (`--store`), once;
 reused while it holds rules (`--reindex` to redo). `--book-examples` indexes the book's examples
 edition instead (the shape of a standard that shows code under each rule), with both sides of every
-pair held out of it, so the detectors `index rules` mines from a document's examples take part. The book's rule ids are mapped to the ids the
-indexer gave (`errorprone:<section>.<n>`) by the unit's heading (`rule_check_eval/kb.py`).
+pair held out of it, so the detectors `index rules` mines from a document's examples take part.
+The book's rule ids are mapped to the ids the indexer gave (`errorprone:<section>.<n>`) by the unit's heading (`rule_check_eval/kb.py`).
 
 Systems (`--systems`), each on both sides of every pair, one system at a time (a local server's
 prefix cache stays warm from review to review):

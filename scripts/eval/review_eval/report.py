@@ -141,7 +141,7 @@ def by_policy(records: Iterable[dict[str, Any]], targets: dict[tuple[str, str], 
             if f.get("source") == "llm":
                 end = int(f.get("end_line") or f["line"])
                 text = [t for (path, n), t in lines.items() if path.endswith(f["path"]) and f["line"] <= n <= end]
-                model = Finding(**{k: v for k, v in f.items() if v is not None or k == "end_line"})
+                model = Finding(**{k: v for k, v in f.items() if v is not None})
                 f = {**f, "severity": calibrated(model, text, policy).severity}
             out.append(f)
         return out
