@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from dualrag.config.section import Section
@@ -23,7 +25,8 @@ class RuleChannels(Section):
     (dualrag/retrieval/self_check.py, when indexed; `kb stats` shows it). A key set here always wins
     over that choice; the others are the base's.
     The bundled rules keep this setting, read without `centred` unless it is set here (their rules
-    show code: retrieval/stage.py)."""
+    show code: retrieval/stage.py). The learned fusion reads the plain two, the code words and the
+    centred channel; a base searched without one of them is fused by reciprocal ranks."""
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
                                                 "to the dense embedder and BM25")
@@ -36,7 +39,11 @@ class RuleChannels(Section):
     model_query: bool = Field(True, description="with a model: one short request per chunk asks which rules the "
                                                  "added code could break; its answer is one more query")
     relevance_weight: float = Field(0.5, ge=0, description="how much a rule's relevance separates near-ties in "
-                                                          "the fused order")
+                                                          "the fused order (reciprocal-rank fusion only)")
+    fusion: Literal["rrf", "learned"] = Field(
+        "learned", description="how the channels are combined: reciprocal ranks, or weights fitted on rule books "
+                           "(retrieval/learned_fusion.py) where every channel they read is searched and weights ship "
+                           "for the embedder; otherwise reciprocal ranks")
 
 
 class RetrievalConfig(Section):

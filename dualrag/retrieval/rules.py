@@ -5,8 +5,10 @@ always there at full weight: the dense embedder reads the code, BM25 reads the c
 (identifiers split). Further channels (query.py: construct names, code words, the grammar's
 names, a model's rule-language query; the code once more, read from the mean of ordinary code
 in its language, embedding/centroid.py; the rules whose own counter-examples show the same
-constructs) are added only where `RuleChannels` switches them on. Reciprocal-rank fusion orders
-the candidates, so no score scale has to be comparable with another for the ranking.
+constructs) are added only where `RuleChannels` switches them on. The candidates are ordered by
+weights fitted on rule books nobody tuned for (learned_fusion.py: each channel's rank and margin,
+chosen leaving one book out) where every channel those weights read was searched, else by
+reciprocal-rank fusion, which needs no score scale to be comparable with another.
 
 Ranks say nothing about whether the best rule is any good, though: every query has a first
 hit. Each candidate therefore also gets a `relevance` that is comparable across queries (see
@@ -31,8 +33,11 @@ import numpy as np
 from dualrag.config.retrieval import RuleChannels
 from dualrag.embedding import Bm25Encoder, Embedder
 from dualrag.embedding.centroid import centred, code_centroid
+from dualrag.embedding.precomputed import identity
+from dualrag.retrieval import learned_fusion
 from dualrag.retrieval.concepts import matching_terms
 from dualrag.retrieval.fusion import rrf
+from dualrag.retrieval.learned_fusion import LearnedFusion
 from dualrag.retrieval.query import RuleQuery
 from dualrag.store import RuleFilter, RuleHit, RuleStore
 from dualrag.units import RuleUnit
@@ -59,6 +64,11 @@ class Channel:
     kind: Literal["dense", "sparse", "examples", "centred"]
     scores: dict[str, float]  # insertion order = rank order
     tail: float  # the score a rule at the channel's depth gets: the level "any rule" reaches
+    reading: str = "code"  # what was searched: code, words, constructs, grammar, model
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind}:{self.reading}"
 
     def margin(self, key: str) -> float:
         """How far above the tail the rule scores here; 0 when the channel did not find it."""
@@ -86,10 +96,11 @@ def relevance(key: str, channels: Iterable[Channel]) -> float:
 class RuleRetriever:
     def __init__(self, store: RuleStore, embedder: Embedder, sparse: Bm25Encoder, kbs: Sequence[str],
                  channels: RuleChannels | None = None, *, fill: Sequence[str] = (),
-                 kb_channels: Mapping[str, RuleChannels] | None = None):
+                 kb_channels: Mapping[str, RuleChannels] | None = None, fusion: LearnedFusion | None = None):
         """`kbs` are ranked together; `fill` knowledge bases (the bundled rules next to a team's)
         are ranked on their own and only fill the places the others leave. `kb_channels`: a
-        knowledge base's own setting (self_check.py); `channels` for the others."""
+        knowledge base's own setting (self_check.py); `channels` for the others. `fusion`: learned
+        weights to use where a setting asks for them (default: the shipped ones for this embedder)."""
         self.store = store
         self.embedder = embedder
         self.sparse = sparse
@@ -97,6 +108,7 @@ class RuleRetriever:
         self.fill = [kb for kb in fill if kb in kbs] if len(self.kbs) < len(kbs) else []
         self.channels = channels or RuleChannels()
         self.kb_channels = dict(kb_channels or {})
+        self.fusion = fusion  # None: the shipped one, looked up when a setting asks for it
         self._vectors: dict[str, np.ndarray] = {}
 
     def _vector(self, text: str) -> np.ndarray:
@@ -137,48 +149,84 @@ class RuleRetriever:
         )
         units: dict[str, RuleUnit] = {}
         on = self.setting(kbs)
-        channels = [c for kb in kbs for c in self._channels(kb, query, mode, rule_filter, units, on)]
+        per_kb = {kb: self._channels(kb, query, mode, rule_filter, units, on) for kb in kbs}
+        extra = []
         if mode == "hybrid" and on.examples and query.concepts:  # over every base's candidates
-            channels.append(example_channel(query, units))
-        channels = [c for c in channels if c.scores]
-        weight = on.relevance_weight
-        scored = [(key, score + weight * rel, rel) for key, score in rrf([list(c.scores) for c in channels])
-                  for rel in [relevance(key, channels)]]
+            extra.append(example_channel(query, units))
+        channels = [c for c in [*(c for cs in per_kb.values() for c in cs), *extra] if c.scores]
+        fusion = self._fusion(on) if mode == "hybrid" else None
+        if fusion is not None and all(fusion.covers(c.name for c in cs) for cs in per_kb.values()):
+            fused = self._learned(fusion, per_kb, [c for c in channels if c.name not in fusion.channels])
+            weight = 0.0  # the margins are among its inputs
+        else:
+            fused = rrf([list(c.scores) for c in channels])
+            weight = on.relevance_weight
+        scored = [(key, score + weight * rel, rel) for key, score in fused for rel in [relevance(key, channels)]]
         scored.sort(key=lambda item: -item[1])
         return [RetrievedRule(units[key], score, rank, rel)
                 for rank, (key, score, rel) in enumerate(scored[:top_k], start=1)]
 
+    def _fusion(self, on: RuleChannels) -> LearnedFusion | None:
+        if on.fusion != "learned":
+            return None
+        if self.fusion is None:
+            self.fusion = learned_fusion.shipped(identity(self.embedder), self.sparse.name)
+        return self.fusion
+
+    @staticmethod
+    def _learned(fusion: LearnedFusion, per_kb: Mapping[str, list[Channel]], rest: list[Channel]
+                 ) -> list[tuple[str, float]]:
+        """The learned order of every base's candidates (one model: their scores compare), then the
+        channels it was not fitted on by reciprocal rank, the learned order counting as many channels
+        as it reads."""
+        learned = sorted((pair for cs in per_kb.values() for pair in fusion.order(cs)), key=lambda pair: -pair[1])
+        return rrf([[key for key, _ in learned], *(list(c.scores) for c in rest)],
+                   weights=[float(len(fusion.channels))] + [1.0] * len(rest))
+
+    def candidates(self, query: RuleQuery) -> tuple[dict[str, list[Channel]], dict[str, RuleUnit]]:
+        """Every ranked base's channels for the query (before fusion) and the units they found:
+        what scripts/tools/train_fusion.py fits the learned fusion on."""
+        rule_filter = RuleFilter(
+            project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
+        )
+        units: dict[str, RuleUnit] = {}
+        on = self.setting(self.kbs)
+        return {kb: self._channels(kb, query, "hybrid", rule_filter, units, on) for kb in self.kbs}, units
+
     def _channels(self, kb: str, query: RuleQuery, mode: Mode, rule_filter: RuleFilter,
                   units: dict[str, RuleUnit], on: RuleChannels) -> list[Channel]:
-        dense_texts: list[list[str]] = [list(query.code)]  # the plain dense channel first
-        sparse_texts = [query.raw or "\n".join(query.code)]  # the plain BM25 channel first
+        dense_texts: dict[str, list[str]] = {"code": list(query.code)}  # the plain dense channel first
+        sparse_texts = {"code": query.raw or "\n".join(query.code)}  # the plain BM25 channel first
         if on.constructs and query.concept_text:
-            dense_texts.append([query.concept_text])
-            sparse_texts.append(query.concept_text.replace(";", " "))
-        if on.code_words and query.code_words:
-            sparse_texts.append(query.code_words)
+            dense_texts["constructs"] = [query.concept_text]
+            sparse_texts["constructs"] = query.concept_text.replace(";", " ")
+        if on.code_words:
+            sparse_texts["words"] = query.code_words
         if on.grammar and query.grammar:
-            dense_texts.append([query.grammar])
-            sparse_texts.append(query.grammar.replace(";", " "))
+            dense_texts["grammar"] = [query.grammar]
+            sparse_texts["grammar"] = query.grammar.replace(";", " ")
         if on.model_query and query.model:
-            dense_texts.append([query.model])
-            sparse_texts.append(query.model)
+            dense_texts["model"] = [query.model]
+            sparse_texts["model"] = query.model
         channels = []
         if mode in ("hybrid", "dense"):
-            channels += [self._dense(kb, texts, rule_filter, units) for texts in dense_texts if any(texts)]
+            channels += [self._dense(kb, texts, rule_filter, units, reading=reading)
+                         for reading, texts in dense_texts.items() if any(texts)]
             centroid = code_centroid(self.embedder, query.language) if on.centred and mode == "hybrid" else None
             if centroid is not None and any(query.code):
                 channels.append(self._dense(kb, list(query.code), rule_filter, units, centroid=centroid))
         if mode in ("hybrid", "sparse"):
-            for text in sparse_texts:
-                if text.strip():
-                    hits = self.store.search_sparse(kb, self.sparse.encode_query(text), rule_filter, DEPTH)
-                    scores = _collect(hits, units)
-                    channels.append(Channel("sparse", scores, _tail(scores, fewer=0.0)))
+            for reading, text in sparse_texts.items():
+                # a searched reading with no words is an empty channel, not a missing one: the
+                # learned fusion reads "not found by it" the same either way
+                hits = self.store.search_sparse(kb, self.sparse.encode_query(text), rule_filter, DEPTH) \
+                    if text.strip() else []
+                scores = _collect(hits, units)
+                channels.append(Channel("sparse", scores, _tail(scores, fewer=0.0), reading))
         return channels
 
     def _dense(self, kb: str, texts: list[str], rule_filter: RuleFilter, units: dict[str, RuleUnit],
-               centroid: np.ndarray | None = None) -> Channel:
+               centroid: np.ndarray | None = None, reading: str = "code") -> Channel:
         """One dense channel of several texts (the windows of a long change): a rule's score is
         its best cosine with any of them. With `centroid`, each text is read from there (centred)."""
         best: dict[str, float] = {}
@@ -192,7 +240,7 @@ class RuleRetriever:
                 best[key] = max(score, best.get(key, score))
         scores = dict(sorted(best.items(), key=lambda pair: -pair[1]))
         return Channel("centred" if centroid is not None else "dense", scores,
-                       _tail(scores, fewer=min(scores.values(), default=0.0)))
+                       _tail(scores, fewer=min(scores.values(), default=0.0)), reading)
 
 
 def _collect(hits: Iterable[RuleHit], units: dict[str, RuleUnit]) -> dict[str, float]:
@@ -230,7 +278,7 @@ def example_channel(query: RuleQuery, units: dict[str, RuleUnit]) -> Channel:
         shared = shown & names
         if shared:
             scores[key] = sum(weight[n] for n in shared) / sum(weight.get(n, 1.0) for n in shown | names)
-    return Channel("examples", dict(sorted(scores.items(), key=lambda pair: -pair[1])), 0.0)
+    return Channel("examples", dict(sorted(scores.items(), key=lambda pair: -pair[1])), 0.0, "constructs")
 
 
 def example_constructs(unit: RuleUnit, language: str) -> frozenset[str]:

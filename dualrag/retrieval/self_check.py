@@ -88,8 +88,10 @@ def channel_grid() -> list[tuple[str, RuleChannels]]:
     the self-check asks none)."""
     # never the centred reading: it favours rules whose text holds no code, and leaving the example out
     # of its own rule leaves that rule the only one without, so its figure would be inflated here. A
-    # base that carries examples is searched without it (its right rule holds code too: README)
-    off = dict.fromkeys(FLAGS, False) | {"relevance_weight": 0.0, "model_query": False, "centred": False}
+    # base that carries examples is searched without it (its right rule holds code too: README), and
+    # so by reciprocal ranks (the learned fusion reads the centred channel: learned_fusion.py)
+    off = dict.fromkeys(FLAGS, False) | {"relevance_weight": 0.0, "model_query": False, "centred": False,
+                                         "fusion": "rrf"}
     grid = [(PLAIN, RuleChannels(**off))]
     for values in itertools.product((False, True), repeat=len(FLAGS)):
         for weight in WEIGHTS:

@@ -24,6 +24,10 @@ Per book and structure it scores, in one run:
 - every setting of the further channels (`RuleChannels`: construct names, code words, grammar
   names, examples channel, the centred reading, relevance tie-break), each as one configuration of
   the grid (`--grid`: the self-check's grid, which never reads the code centred);
+- **the learned fusion** (`code_words+centred+learned`, dualrag/retrieval/learned_fusion.py): every
+  book is searched with weights fitted on the other books' cases only (scripts/eval/fusion_folds.py;
+  the documents are all indexed first, then searched), and so is every row that asks for the learned
+  fusion (default, per-KB); choosing for book X reads the others' figures fitted without X as well;
 - **dualrag (LOBO)**: for each book, the configuration with the best mean recall@5 on the *other*
   books (leave one book out), scored on this one. That is the figure a book nobody tuned for gets.
   The dev guideline never votes: the construct vocabulary, the examples channel and the tie-break
@@ -70,6 +74,7 @@ from dualrag.store import open_store
 from dualrag.units import RuleUnit
 from indexers.rules import segment
 from scripts import ROOT
+from scripts.eval import fusion_folds
 
 _WS = re.compile(r"\s+")
 KS = (1, 5, 10)
@@ -185,6 +190,7 @@ PLAIN_MX = "plain+model-examples"
 PER_KB_MX = "per-kb+model-examples"
 DEFAULT_MX = "default+model-examples"
 CHOICES: dict[tuple[str, str], KbChoice] = {}
+SAMPLES: dict[tuple[str, str], list[fusion_folds.Sample]] = {}  # the learned fusion's inputs, per book and structure
 Config = tuple[str, RuleChannels]
 
 
@@ -194,7 +200,7 @@ def grid(full: bool) -> list[Config]:
     if full:  # the grid a knowledge base's self-check scores too
         return channel_grid()
     flags = ("constructs", "code_words", "grammar", "examples", "centred")
-    off = dict.fromkeys(flags, False) | {"relevance_weight": 0.0, "model_query": False}
+    off = dict.fromkeys(flags, False) | {"relevance_weight": 0.0, "model_query": False, "fusion": "rrf"}
     configs: list[Config] = [(PLAIN, RuleChannels(**off))]
     configs += [(f, RuleChannels(**off | {f: True})) for f in flags]
     configs.append(("rel0.5", RuleChannels(**off | {"relevance_weight": 0.5})))
@@ -284,11 +290,16 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
     """first-hit ranks per (book, structure, config), and per-query search milliseconds of plain.
     Also PER_KB: each document searched with the setting its own self-check chose on its units'
     counter-examples (dualrag/retrieval/self_check.py, the book's cases never seen), over
-    `default_channels` as a search would resolve it; the choices go to CHOICES."""
+    `default_channels` as a search would resolve it; the choices go to CHOICES.
+
+    Two passes: every document is indexed and the learned fusion's inputs collected first, so that
+    each book is then searched with weights fitted on the other books only (fusion_folds), by every
+    configuration that asks for the learned fusion, the default and per-KB ones included."""
     results: dict[tuple[str, str, str], list[int | None]] = {}
     latency: dict[tuple[str, str], float] = {}
     configured = default_channels or RuleChannels(model_query=False)
     with open_store(store_dir) as store:
+        indexed = {}
         for book in books:
             queries = [replace(build_rule_query(c.code, language="java"), model=model.get(c.id, ""))
                        for c in book.cases]
@@ -302,23 +313,39 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                 CHOICES[(book.name, structure)] = choice
                 print(f"{'':>10} {'':>4}  self-check: {choice.summary()}; {choice.seconds:.1f} s", flush=True)
                 cached = CachedSearch(store)
+                SAMPLES[(book.name, structure)] = fusion_folds.collect(
+                    RuleRetriever(cached, embedder, sparse, [kb], fusion_folds.READ), queries,
+                    [c.anchor for c in book.cases], squash)
+                indexed[(book.name, structure)] = (kb, units, queries, cached)
+        voters = {b.name for b in books if b.name != "dev" and not b.name.endswith(EXAMPLES_EDITION)}
+        folds = fusion_folds.fold_results(SAMPLES, source_book, voters)
+        results.update({k: v for k, v in folds.items() if fusion_folds.NESTED in k[2]})  # for choosing only
+        fitted = fusion_folds.fits_without(SAMPLES, source_book, voters)
+        for book in books:
+            fusion = fitted.get(source_book(book.name))
+            for structure in book.documents:
+                kb, units, queries, cached = indexed[(book.name, structure)]
                 for name, channels in configs:
-                    retriever = RuleRetriever(cached, embedder, sparse, [kb], channels)  # plain first: its time is real
+                    # plain first: its time is real
+                    retriever = RuleRetriever(cached, embedder, sparse, [kb], channels, fusion=fusion)
                     start = time.perf_counter()
                     results[(book.name, structure, name)] = first_hits(retriever, queries, book.cases)
                     if name == PLAIN:
                         latency[(book.name, structure)] = 1000 * (time.perf_counter() - start) / max(1, len(queries))
+                choice = CHOICES[(book.name, structure)]
                 own = {kb: resolve(configured, choice)} if choice.setting is not None else {}
                 results[(book.name, structure, PER_KB)] = first_hits(
-                    RuleRetriever(cached, embedder, sparse, [kb], configured, kb_channels=own), queries, book.cases)
+                    RuleRetriever(cached, embedder, sparse, [kb], configured, kb_channels=own, fusion=fusion),
+                    queries, book.cases)
                 if book.model_examples is not None:
                     with_examples(store, book, structure, kb, units, embedder, sparse, configs, configured, queries,
-                                  results)
+                                  results, fusion)
     return results, latency
 
 
 def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUnit], embedder, sparse,
-                  configs: list[Config], configured: RuleChannels, queries: list[RuleQuery], results) -> None:
+                  configs: list[Config], configured: RuleChannels, queries: list[RuleQuery], results,
+                  fusion=None) -> None:
     """The same document indexed with the counter-examples the model wrote from each rule's text
     (scripts/eval/model_examples.py, the book's examples never read): PLAIN_MX is the plain two
     channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
@@ -351,14 +378,20 @@ def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUn
     results[(book.name, structure, PLAIN_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], dict(configs)[PLAIN]), queries, book.cases)
     results[(book.name, structure, DEFAULT_MX)] = first_hits(
-        RuleRetriever(cached, embedder, sparse, [kb_mx], configured), queries, book.cases)
+        RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fusion), queries, book.cases)
     own = {kb_mx: resolve(configured, choice)} if choice.setting is not None else {}
     results[(book.name, structure, PER_KB_MX)] = first_hits(
-        RuleRetriever(cached, embedder, sparse, [kb_mx], configured, kb_channels=own), queries, book.cases)
+        RuleRetriever(cached, embedder, sparse, [kb_mx], configured, kb_channels=own, fusion=fusion), queries,
+        book.cases)
 
 
-def recall5(results, book: Book, name: str) -> float:
-    return statistics.mean(metrics(results[(book.name, s, name)])["R@5"] for s in book.documents)
+def recall5(results, book: Book, name: str, choosing_for: str = "") -> float:
+    """Mean recall@5 over the book's structures; while choosing for another book, the learned
+    fusion's figure is the one fitted without that book too (fusion_folds.NESTED)."""
+    def key(structure: str) -> tuple[str, str, str]:
+        nested = (book.name, structure, name + fusion_folds.NESTED + choosing_for)
+        return nested if choosing_for and nested in results else (book.name, structure, name)
+    return statistics.mean(metrics(results[key(s)])["R@5"] for s in book.documents)
 
 
 def lobo(results, books: list[Book], configs: list[Config]) -> dict[str, str]:
@@ -369,7 +402,7 @@ def lobo(results, books: list[Book], configs: list[Config]) -> dict[str, str]:
     for book in books:  # dev votes for nothing: the construct vocabulary was built on it; nor does another
         others = [b for b in books if source_book(b.name) != source_book(book.name)  # edition of the same book
                   and b.documents and b.name != "dev"]
-        best = max(configs, key=lambda c: (statistics.mean(recall5(results, b, c[0]) for b in others)
+        best = max(configs, key=lambda c: (statistics.mean(recall5(results, b, c[0], book.name) for b in others)
                                            if others else 0.0, -configs.index(c)))
         chosen[book.name] = best[0]
     return chosen
@@ -472,15 +505,20 @@ def main() -> int:
             print(f"no book {name!r} (scripts/tools/rule_books/{name}/rules.jsonl)", file=sys.stderr)
             return 2
     configs = grid(args.grid)
+    # the learned fusion: every book searched with weights fitted on the other books (run, fusion_folds)
+    configs.append((fusion_folds.LEARNED, fusion_folds.READ.model_copy(update={"fusion": "learned"})))
     model: dict[str, str] = {}
     if args.model_query:
         model = model_queries(books, args.model_query, Path(args.model_cache))
         configs += [("model_query", RuleChannels(code_words=False, centred=False, relevance_weight=0.0,
-                                                 model_query=True)),
+                                                 model_query=True, fusion="rrf")),
                     ("code_words+rel0.5+centred+model_query", RuleChannels(code_words=True, relevance_weight=0.5,
-                                                                           centred=True, model_query=True)),
+                                                                           centred=True, model_query=True,
+                                                                           fusion="rrf")),
+                    (fusion_folds.LEARNED + "+model_query",
+                     fusion_folds.READ.model_copy(update={"fusion": "learned", "model_query": True})),
                     ("constructs+model_query", RuleChannels(code_words=False, centred=False, relevance_weight=0.0,
-                                                            constructs=True, model_query=True))]
+                                                            constructs=True, model_query=True, fusion="rrf"))]
     # the shipped default, with the model query only where a model answered
     default_channels = RuleChannels() if args.model_query else RuleChannels(model_query=False)
     default = next((n for n, c in configs if c == default_channels), None)

@@ -48,7 +48,10 @@ def test_the_shipped_file_covers_the_bundled_rules_of_the_default_embedder():
     sample = texts[:3]  # and they are what the embedder computes
     shipped, taken = precomputed.embed_documents(embedder, sample)
     assert taken == 3
-    assert np.allclose(shipped, embedder.embed_documents(sample), atol=1e-5)
+    # the same vectors up to the CPU's arithmetic: the quantised model's kernels differ by instruction
+    # set (a few 1e-4 per component between two machines); another text or model is far below 0.999
+    cosines = np.sum(shipped * embedder.embed_documents(sample), axis=1)
+    assert np.all(cosines > 0.999), cosines
 
 
 def test_a_fresh_store_indexes_the_bundled_rules_without_embedding_them(tmp_path, monkeypatch):
