@@ -26,6 +26,8 @@ from typing import Protocol
 
 import numpy as np
 
+from dualrag.retrieval.fusion import RRF_K
+
 FILE = Path(__file__).with_name("fusion_weights.json")
 # the channels the shipped weights read; rules.py names a channel "<kind>:<reading>"
 CHANNELS = ("dense:code", "sparse:code", "sparse:words", "centred:code")
@@ -44,7 +46,7 @@ class LearnedFusion:
     mean: tuple[float, ...]  # per feature: (rank term, margin) for each channel, in order
     scale: tuple[float, ...]
     weights: tuple[float, ...]
-    rrf_k: int = 10
+    rrf_k: int = RRF_K
     trained_on: str = ""
 
     def covers(self, names: Iterable[str]) -> bool:
@@ -62,7 +64,7 @@ class LearnedFusion:
         return asdict(self)
 
 
-def feature_matrix(channels: Sequence[RankedChannel], names: Sequence[str], rrf_k: int = 10
+def feature_matrix(channels: Sequence[RankedChannel], names: Sequence[str], rrf_k: int = RRF_K
                    ) -> tuple[list[str], np.ndarray]:
     """The union of the named channels' candidates and, per candidate, (1 / (k + rank), margin)
     for each named channel in order (0, 0 where that channel did not return it)."""

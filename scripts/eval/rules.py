@@ -323,9 +323,15 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
         fitted = fusion_folds.fits_without(SAMPLES, source_book, voters)
         for book in books:
             fusion = fitted.get(source_book(book.name))
+            unfitted = fusion is None  # no other book to fit on: never the shipped weights (they saw this one)
+            if unfitted:
+                print(f"{book.name}: no weights fitted without it; rows asking for the learned fusion are fused "
+                      f"by reciprocal ranks", flush=True)
+            book_configs = [(n, c.model_copy(update={"fusion": "rrf"}) if unfitted else c) for n, c in configs]
+            book_configured = configured.model_copy(update={"fusion": "rrf"}) if unfitted else configured
             for structure in book.documents:
                 kb, units, queries, cached = indexed[(book.name, structure)]
-                for name, channels in configs:
+                for name, channels in book_configs:
                     # plain first: its time is real
                     retriever = RuleRetriever(cached, embedder, sparse, [kb], channels, fusion=fusion)
                     start = time.perf_counter()
@@ -333,13 +339,13 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                     if name == PLAIN:
                         latency[(book.name, structure)] = 1000 * (time.perf_counter() - start) / max(1, len(queries))
                 choice = CHOICES[(book.name, structure)]
-                own = {kb: resolve(configured, choice)} if choice.setting is not None else {}
+                own = {kb: resolve(book_configured, choice)} if choice.setting is not None else {}
                 results[(book.name, structure, PER_KB)] = first_hits(
-                    RuleRetriever(cached, embedder, sparse, [kb], configured, kb_channels=own, fusion=fusion),
+                    RuleRetriever(cached, embedder, sparse, [kb], book_configured, kb_channels=own, fusion=fusion),
                     queries, book.cases)
                 if book.model_examples is not None:
-                    with_examples(store, book, structure, kb, units, embedder, sparse, configs, configured, queries,
-                                  results, fusion)
+                    with_examples(store, book, structure, kb, units, embedder, sparse, book_configs, book_configured,
+                                  queries, results, fusion)
     return results, latency
 
 
