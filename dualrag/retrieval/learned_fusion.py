@@ -55,10 +55,13 @@ class LearnedFusion:
     def order(self, channels: Sequence[RankedChannel]) -> list[tuple[str, float]]:
         """The candidates of the fitted channels, best first, with their learned score."""
         keys, matrix = feature_matrix(channels, self.channels, self.rrf_k)
-        if not keys:
-            return []
-        scores = ((matrix - np.asarray(self.mean)) / np.asarray(self.scale)) @ np.asarray(self.weights)
-        return sorted(zip(keys, (float(s) for s in scores), strict=True), key=lambda pair: -pair[1])
+        return sorted(zip(keys, map(float, self.scores(matrix)), strict=True), key=lambda pair: -pair[1])
+
+    def scores(self, matrix: np.ndarray) -> np.ndarray:
+        """The learned score of each row of a `feature_matrix`."""
+        if not len(matrix):
+            return np.zeros(0)
+        return ((matrix - np.asarray(self.mean)) / np.asarray(self.scale)) @ np.asarray(self.weights)
 
     def to_json(self) -> dict:
         return asdict(self)

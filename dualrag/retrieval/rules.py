@@ -144,9 +144,7 @@ class RuleRetriever:
     def _ranked(self, kbs: list[str], query: RuleQuery, top_k: int, mode: Mode) -> list[RetrievedRule]:
         if not kbs:
             return []
-        rule_filter = RuleFilter(
-            project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
-        )
+        rule_filter = _filter(query)
         units: dict[str, RuleUnit] = {}
         on = self.setting(kbs)
         per_kb = {kb: self._channels(kb, query, mode, rule_filter, units, on) for kb in kbs}
@@ -186,9 +184,7 @@ class RuleRetriever:
     def candidates(self, query: RuleQuery) -> tuple[dict[str, list[Channel]], dict[str, RuleUnit]]:
         """Every ranked base's channels for the query (before fusion) and the units they found:
         what scripts/tools/train_fusion.py fits the learned fusion on."""
-        rule_filter = RuleFilter(
-            project_type=query.project_type, languages=list(query.languages), domains=list(query.domains)
-        )
+        rule_filter = _filter(query)
         units: dict[str, RuleUnit] = {}
         on = self.setting(self.kbs)
         return {kb: self._channels(kb, query, "hybrid", rule_filter, units, on) for kb in self.kbs}, units
@@ -241,6 +237,10 @@ class RuleRetriever:
         scores = dict(sorted(best.items(), key=lambda pair: -pair[1]))
         return Channel("centred" if centroid is not None else "dense", scores,
                        _tail(scores, fewer=min(scores.values(), default=0.0)), reading)
+
+
+def _filter(query: RuleQuery) -> RuleFilter:
+    return RuleFilter(project_type=query.project_type, languages=list(query.languages), domains=list(query.domains))
 
 
 def _collect(hits: Iterable[RuleHit], units: dict[str, RuleUnit]) -> dict[str, float]:

@@ -55,11 +55,7 @@ def fit_on(samples: Iterable[Sample], trained_on: str = "") -> LearnedFusion:
 def first_hits(fusion: LearnedFusion, samples: Sequence[Sample], depth: int = 10) -> list[int | None]:
     out = []
     for sample in samples:
-        if not len(sample.matrix):
-            out.append(None)
-            continue
-        scores = ((sample.matrix - np.asarray(fusion.mean)) / np.asarray(fusion.scale)) @ np.asarray(fusion.weights)
-        order = np.argsort(-scores, kind="stable")[:depth]
+        order = np.argsort(-fusion.scores(sample.matrix), kind="stable")[:depth]
         out.append(next((rank for rank, i in enumerate(order, start=1) if sample.hits[i]), None))
     return out
 
