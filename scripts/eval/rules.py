@@ -41,7 +41,9 @@ Per book and structure it scores, in one run:
   model wrote for each rule from its text alone (`scripts.eval.model_examples`, which must have run;
   the book's examples, the queries here, are never shown to it), as `index rules --model-examples`
   indexes them: the plain two channels over them, the shipped default, and the setting the
-  knowledge base's self-check chose on those examples (**per-KB+mx**). Nothing is tuned on any
+  knowledge base's self-check chose on those examples (**per-KB+mx**), and the default with the
+  learned fusion fitted on the other books' bases *with* model examples (**fitted with mx**; the
+  default row's weights are fitted on their prose alone, as shipped). Nothing is tuned on any
   book: the prompt was written once, and the floors are judged against the plain hybrid over the
   document as written.
 
@@ -189,8 +191,10 @@ PER_KB = "per-kb"
 PLAIN_MX = "plain+model-examples"
 PER_KB_MX = "per-kb+model-examples"
 DEFAULT_MX = "default+model-examples"
+DEFAULT_MX_FIT = "default+model-examples, fitted with examples"
 CHOICES: dict[tuple[str, str], KbChoice] = {}
 SAMPLES: dict[tuple[str, str], list[fusion_folds.Sample]] = {}  # the learned fusion's inputs, per book and structure
+SAMPLES_MX: dict[tuple[str, str], list[fusion_folds.Sample]] = {}  # the same over the bases with model examples
 Config = tuple[str, RuleChannels]
 
 
@@ -299,7 +303,7 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
     latency: dict[tuple[str, str], float] = {}
     configured = default_channels or RuleChannels(model_query=False)
     with open_store(store_dir) as store:
-        indexed = {}
+        indexed, indexed_mx = {}, {}
         for book in books:
             queries = [replace(build_rule_query(c.code, language="java"), model=model.get(c.id, ""))
                        for c in book.cases]
@@ -317,10 +321,18 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                     RuleRetriever(cached, embedder, sparse, [kb], fusion_folds.READ), queries,
                     [c.anchor for c in book.cases], squash)
                 indexed[(book.name, structure)] = (kb, units, queries, cached)
+                if book.model_examples is not None:
+                    kb_mx, augmented = index_with_examples(store, book, kb, units, embedder, sparse)
+                    cached_mx = CachedSearch(store)
+                    SAMPLES_MX[(book.name, structure)] = fusion_folds.collect(
+                        RuleRetriever(cached_mx, embedder, sparse, [kb_mx], fusion_folds.READ), queries,
+                        [c.anchor for c in book.cases], squash)
+                    indexed_mx[(book.name, structure)] = (kb_mx, augmented, cached_mx)
         voters = {b.name for b in books if b.name != "dev" and not b.name.endswith(EXAMPLES_EDITION)}
         folds = fusion_folds.fold_results(SAMPLES, source_book, voters)
         results.update({k: v for k, v in folds.items() if fusion_folds.NESTED in k[2]})  # for choosing only
         fitted = fusion_folds.fits_without(SAMPLES, source_book, voters)
+        fitted_mx = fusion_folds.fits_without(SAMPLES_MX, source_book, voters)  # on the others' bases with examples
         for book in books:
             fusion = fitted.get(source_book(book.name))
             unfitted = fusion is None  # no other book to fit on: never the shipped weights (they saw this one)
@@ -344,18 +356,16 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                     RuleRetriever(cached, embedder, sparse, [kb], book_configured, kb_channels=own, fusion=fusion),
                     queries, book.cases)
                 if book.model_examples is not None:
-                    with_examples(store, book, structure, kb, units, embedder, sparse, book_configs, book_configured,
-                                  queries, results, fusion)
+                    with_examples(store, book, structure, indexed_mx[(book.name, structure)], embedder, sparse,
+                                  book_configs, book_configured, queries, results, fusion,
+                                  fitted_mx.get(source_book(book.name)))
     return results, latency
 
 
-def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUnit], embedder, sparse,
-                  configs: list[Config], configured: RuleChannels, queries: list[RuleQuery], results,
-                  fusion=None) -> None:
+def index_with_examples(store, book: Book, kb: str, units: list[RuleUnit], embedder, sparse
+                        ) -> tuple[str, list[RuleUnit]]:
     """The same document indexed with the counter-examples the model wrote from each rule's text
-    (scripts/eval/model_examples.py, the book's examples never read): PLAIN_MX is the plain two
-    channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
-    those model examples."""
+    (scripts/eval/model_examples.py, the book's examples never read), as base `<kb>-mx`."""
     from dualrag.review.rule_example import ExampleWriter, documents_with_examples
 
     # the examples were written for the Markdown edition's rules; each edition's unit gets its rule's
@@ -375,16 +385,29 @@ def with_examples(store, book: Book, structure: str, kb: str, units: list[RuleUn
             update["model_examples"] = [example]
         augmented.append(unit.model_copy(update=update))
     store.upsert(kb_mx, augmented, embedder.inner, sparse)
+    return kb_mx, augmented
+
+
+def with_examples(store, book: Book, structure: str, indexed: tuple[str, list[RuleUnit], CachedSearch], embedder,
+                  sparse, configs: list[Config], configured: RuleChannels, queries: list[RuleQuery], results,
+                  fusion=None, fusion_mx=None) -> None:
+    """Scores the base with the model's examples (index_with_examples): PLAIN_MX is the plain two
+    channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
+    those model examples; DEFAULT_MX_FIT the configured setting with the learned fusion fitted on the
+    other books' bases with model examples (`fusion_mx`) instead of their prose alone."""
+    kb_mx, augmented, cached = indexed
     choice = self_check(store, kb_mx, embedder.inner, sparse, units=augmented)
     CHOICES[(book.name, structure, "mx")] = choice
     written = sum(1 for u in augmented if u.model_examples)
-    print(f"{'':>10} {'':>4}  with model examples ({written}/{len(units)} rules): self-check {choice.summary()}; "
-          f"{choice.seconds:.1f} s", flush=True)
-    cached = CachedSearch(store)
+    print(f"{book.name:>10} {structure:>4}  with model examples ({written}/{len(augmented)} rules): self-check "
+          f"{choice.summary()}; {choice.seconds:.1f} s", flush=True)
     results[(book.name, structure, PLAIN_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], dict(configs)[PLAIN]), queries, book.cases)
     results[(book.name, structure, DEFAULT_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fusion), queries, book.cases)
+    if fusion_mx is not None and configured.fusion == "learned":
+        results[(book.name, structure, DEFAULT_MX_FIT)] = first_hits(
+            RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fusion_mx), queries, book.cases)
     own = {kb_mx: resolve(configured, choice)} if choice.setting is not None else {}
     results[(book.name, structure, PER_KB_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], configured, kb_channels=own, fusion=fusion), queries,
@@ -431,6 +454,8 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
                 mx_choice = CHOICES[(book.name, structure, "mx")]
                 rows += [("plain + model examples", PLAIN_MX), ("default + model examples", DEFAULT_MX),
                          (f"per-KB+mx: {mx_choice.name or 'default'}", PER_KB_MX)]
+                if (book.name, structure, DEFAULT_MX_FIT) in results:
+                    rows.append(("default + mx, fitted with mx", DEFAULT_MX_FIT))
             figures = {}
             for label, name in rows:
                 m = metrics(results[(book.name, structure, name)])
