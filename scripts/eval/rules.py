@@ -43,7 +43,8 @@ Per book and structure it scores, in one run:
   indexes them: the plain two channels over them, the shipped default, and the setting the
   knowledge base's self-check chose on those examples (**per-KB+mx**), and the default with the
   learned fusion fitted on the other books' bases *with* model examples (**fitted with mx**; the
-  default row's weights are fitted on their prose alone, as shipped). Nothing is tuned on any
+  default row's weights are fitted on their prose alone, as shipped), or on both kinds of base (**fitted on
+  both**, also printed for the prose base). Nothing is tuned on any
   book: the prompt was written once, and the floors are judged against the plain hybrid over the
   document as written.
 
@@ -192,6 +193,8 @@ PLAIN_MX = "plain+model-examples"
 PER_KB_MX = "per-kb+model-examples"
 DEFAULT_MX = "default+model-examples"
 DEFAULT_MX_FIT = "default+model-examples, fitted with examples"
+DEFAULT_MX_BOTH = "default+model-examples, fitted on both"
+DEFAULT_BOTH = "default, fitted on both"  # the prose base, weights fitted on the others' prose and examples bases
 CHOICES: dict[tuple[str, str], KbChoice] = {}
 SAMPLES: dict[tuple[str, str], list[fusion_folds.Sample]] = {}  # the learned fusion's inputs, per book and structure
 SAMPLES_MX: dict[tuple[str, str], list[fusion_folds.Sample]] = {}  # the same over the bases with model examples
@@ -333,6 +336,8 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
         results.update({k: v for k, v in folds.items() if fusion_folds.NESTED in k[2]})  # for choosing only
         fitted = fusion_folds.fits_without(SAMPLES, source_book, voters)
         fitted_mx = fusion_folds.fits_without(SAMPLES_MX, source_book, voters)  # on the others' bases with examples
+        both = SAMPLES | {(book, f"{structure}+mx"): rows for (book, structure), rows in SAMPLES_MX.items()}
+        fitted_both = fusion_folds.fits_without(both, source_book, voters) if SAMPLES_MX else {}
         for book in books:
             fusion = fitted.get(source_book(book.name))
             unfitted = fusion is None  # no other book to fit on: never the shipped weights (they saw this one)
@@ -355,10 +360,15 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                 results[(book.name, structure, PER_KB)] = first_hits(
                     RuleRetriever(cached, embedder, sparse, [kb], book_configured, kb_channels=own, fusion=fusion),
                     queries, book.cases)
+                fusion_both = fitted_both.get(source_book(book.name))
+                if fusion_both is not None and book_configured.fusion == "learned":
+                    results[(book.name, structure, DEFAULT_BOTH)] = first_hits(
+                        RuleRetriever(cached, embedder, sparse, [kb], book_configured, fusion=fusion_both),
+                        queries, book.cases)
                 if book.model_examples is not None:
                     with_examples(store, book, structure, indexed_mx[(book.name, structure)], embedder, sparse,
                                   book_configs, book_configured, queries, results, fusion,
-                                  fitted_mx.get(source_book(book.name)))
+                                  fitted_mx.get(source_book(book.name)), fitted_both.get(source_book(book.name)))
     return results, latency
 
 
@@ -390,11 +400,12 @@ def index_with_examples(store, book: Book, kb: str, units: list[RuleUnit], embed
 
 def with_examples(store, book: Book, structure: str, indexed: tuple[str, list[RuleUnit], CachedSearch], embedder,
                   sparse, configs: list[Config], configured: RuleChannels, queries: list[RuleQuery], results,
-                  fusion=None, fusion_mx=None) -> None:
+                  fusion=None, fusion_mx=None, fusion_both=None) -> None:
     """Scores the base with the model's examples (index_with_examples): PLAIN_MX is the plain two
     channels over it, DEFAULT_MX the configured setting, PER_KB_MX the setting its self-check chose on
     those model examples; DEFAULT_MX_FIT the configured setting with the learned fusion fitted on the
-    other books' bases with model examples (`fusion_mx`) instead of their prose alone."""
+    other books' bases with model examples (`fusion_mx`) instead of their prose alone, DEFAULT_MX_BOTH
+    fitted on both (`fusion_both`)."""
     kb_mx, augmented, cached = indexed
     choice = self_check(store, kb_mx, embedder.inner, sparse, units=augmented)
     CHOICES[(book.name, structure, "mx")] = choice
@@ -405,9 +416,10 @@ def with_examples(store, book: Book, structure: str, indexed: tuple[str, list[Ru
         RuleRetriever(cached, embedder, sparse, [kb_mx], dict(configs)[PLAIN]), queries, book.cases)
     results[(book.name, structure, DEFAULT_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fusion), queries, book.cases)
-    if fusion_mx is not None and configured.fusion == "learned":
-        results[(book.name, structure, DEFAULT_MX_FIT)] = first_hits(
-            RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fusion_mx), queries, book.cases)
+    for name, fitted in ((DEFAULT_MX_FIT, fusion_mx), (DEFAULT_MX_BOTH, fusion_both)):
+        if fitted is not None and configured.fusion == "learned":
+            results[(book.name, structure, name)] = first_hits(
+                RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fitted), queries, book.cases)
     own = {kb_mx: resolve(configured, choice)} if choice.setting is not None else {}
     results[(book.name, structure, PER_KB_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], configured, kb_channels=own, fusion=fusion), queries,
@@ -454,8 +466,10 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
                 mx_choice = CHOICES[(book.name, structure, "mx")]
                 rows += [("plain + model examples", PLAIN_MX), ("default + model examples", DEFAULT_MX),
                          (f"per-KB+mx: {mx_choice.name or 'default'}", PER_KB_MX)]
-                if (book.name, structure, DEFAULT_MX_FIT) in results:
-                    rows.append(("default + mx, fitted with mx", DEFAULT_MX_FIT))
+                rows += [(label, name) for label, name in (("default + mx, fitted with mx", DEFAULT_MX_FIT),
+                                                           ("default + mx, fitted on both", DEFAULT_MX_BOTH),
+                                                           ("default, fitted on both", DEFAULT_BOTH))
+                         if (book.name, structure, name) in results]
             figures = {}
             for label, name in rows:
                 m = metrics(results[(book.name, structure, name)])
