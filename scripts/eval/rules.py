@@ -368,7 +368,7 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                 if book.model_examples is not None:
                     with_examples(store, book, structure, indexed_mx[(book.name, structure)], embedder, sparse,
                                   book_configs, book_configured, queries, results, fusion,
-                                  fitted_mx.get(source_book(book.name)), fitted_both.get(source_book(book.name)))
+                                  fitted_mx.get(source_book(book.name)), fusion_both)
     return results, latency
 
 
