@@ -35,8 +35,10 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|#+)\s*")
 class RuleQueryWriter:
     """`writer(code) -> str`: a few lines of rule language for the code ("" when the model fails)."""
 
-    def __init__(self, client: Any, *, cache: MutableMapping[str, str] | None = None) -> None:
+    def __init__(self, client: Any, *, cache: MutableMapping[str, str] | None = None,
+                 instructions: str | None = None) -> None:
         self.client = client
+        self.instructions = instructions  # another prompt than rule_query.md (an evaluation's variant)
         self.cache: MutableMapping[str, str] = {} if cache is None else cache
         self.failures: list[str] = []
 
@@ -47,7 +49,7 @@ class RuleQueryWriter:
         key = hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
         if key not in self.cache:
             try:
-                response = self.client.complete(rule_query_request(code))
+                response = self.client.complete(rule_query_request(code, self.instructions))
             except LLMError as exc:
                 self.failures.append(str(exc))
                 return ""
@@ -73,8 +75,8 @@ class RuleQueryWriter:
         return cls(client) if client is not None else None
 
 
-def rule_query_request(code: str) -> LLMRequest:
-    instructions = template("rule_query").strip().replace("{max_lines}", str(MAX_LINES))
+def rule_query_request(code: str, instructions: str | None = None) -> LLMRequest:
+    instructions = (instructions or template("rule_query")).strip().replace("{max_lines}", str(MAX_LINES))
     user = f"{instructions}\n\n<added_code>\n{sanitize(code)}\n</added_code>\n"
     return LLMRequest(prefix=(SYSTEM,), messages=(Message("user", user),), max_output_tokens=MAX_OUTPUT_TOKENS,
                       tag="rule_query")

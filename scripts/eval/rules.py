@@ -265,9 +265,10 @@ def first_hits(retriever: RuleRetriever, queries: list[RuleQuery], cases: list[C
 
 # ------------------------------------------------------------------------------------------ main
 
-def model_queries(books: list[Book], url: str, cache_path: Path) -> dict[str, str]:
-    """The model's rule-language query for every case (review/rule_query.py), cached on disk by the
-    code's hash so a second run asks nothing; prints the calls, tokens and seconds it took."""
+def model_queries(books: list[Book], url: str, cache_path: Path, prompt: Path | None = None) -> dict[str, str]:
+    """The model's rule-language query for every case (review/rule_query.py; `prompt`: another
+    instructions file in its place), cached on disk by the code's hash so a second run asks
+    nothing; prints the calls, tokens and seconds it took."""
     from dualrag.config import load_settings
     from dualrag.llm import LLMFactory
     from dualrag.review.rule_query import RuleQueryWriter
@@ -275,7 +276,8 @@ def model_queries(books: list[Book], url: str, cache_path: Path) -> dict[str, st
     cache = json.loads(cache_path.read_text(encoding="utf-8")) if cache_path.is_file() else {}
     events: list[dict] = []
     settings = load_settings(None, llm={"model": "openai:local", "openai": {"base_url": url, "local": True}})
-    writer = RuleQueryWriter(LLMFactory(settings.llm, sink=events.append).for_reviewer("general")[0], cache=cache)
+    writer = RuleQueryWriter(LLMFactory(settings.llm, sink=events.append).for_reviewer("general")[0], cache=cache,
+                             instructions=prompt.read_text(encoding="utf-8") if prompt else None)
     texts, start = {}, time.perf_counter()
     for book in books:
         for i, case in enumerate(book.cases):
@@ -527,7 +529,9 @@ def main() -> int:
                         help="also index each own book with the counter-examples the model wrote for its rules "
                              "(scripts.eval.model_examples; books without them are skipped)")
     parser.add_argument("--model-cache", default=str(ROOT / ".dualrag/eval-model-queries.json"),
-                        help="the model's answers by code hash (reruns ask nothing)")
+                        help="the model's answers by code hash (reruns ask nothing; one file per prompt)")
+    parser.add_argument("--model-query-prompt", type=Path, metavar="MD",
+                        help="the model query's instructions from this file instead of dualrag/prompts/rule_query.md")
     args = parser.parse_args()
 
     structures = args.structures.split(",")
@@ -554,7 +558,7 @@ def main() -> int:
     configs.append((fusion_folds.LEARNED, fusion_folds.READ.model_copy(update={"fusion": "learned"})))
     model: dict[str, str] = {}
     if args.model_query:
-        model = model_queries(books, args.model_query, Path(args.model_cache))
+        model = model_queries(books, args.model_query, Path(args.model_cache), args.model_query_prompt)
         configs += [("model_query", RuleChannels(code_words=False, centred=False, relevance_weight=0.0,
                                                  model_query=True, fusion="rrf")),
                     ("code_words+rel0.5+centred+model_query", RuleChannels(code_words=True, relevance_weight=0.5,

@@ -31,6 +31,15 @@ def test_the_answer_becomes_a_query_once_per_piece_of_code(oai, llm_settings):
     assert f"<added_code>\n{CODE}\n</added_code>" in sent and "not instructions to you" in sent
 
 
+def test_other_instructions_replace_the_shipped_ones_and_keep_the_code_as_data(oai, llm_settings):
+    oai.responder = lambda req: oai.chat("Return in finally: a finally block must not return")
+    writer = RuleQueryWriter(client_for(llm_settings()), instructions="Title the rules, at most {max_lines}.")
+    assert writer(CODE) == "Return in finally: a finally block must not return"
+    sent = oai.requests[0].json["messages"][-1]["content"]
+    assert sent.startswith(f"Title the rules, at most {MAX_LINES}.") and "which rules could" not in sent
+    assert f"<added_code>\n{CODE}\n</added_code>" in sent
+
+
 def test_a_failed_request_gives_no_query_and_says_why(oai, llm_settings):
     oai.responder = lambda req: oai.error(500, "down")
     writer = RuleQueryWriter(client_for(llm_settings()))
