@@ -67,6 +67,23 @@ def ask(client, check, again: bool) -> list:
     return found
 
 
+def tuning_pairs(n: int, seed: int) -> tuple[list[dict], set[str], list, random.Random]:
+    """The Error Prone book's rows, the rules scripts/eval/rule_checks.py scores, `n` seeded pairs
+    outside them (printed), and the generator that drew them (distractors come from it next)."""
+    import json
+
+    book = [json.loads(line) for line in (ROOT / "scripts/tools/rule_books/errorprone/rules.jsonl").open(encoding="utf-8")]
+    pairs = load_pairs("errorprone")
+    scored = {p.rule for p in sample(pairs, SCORED["n"], SCORED["seed"], frozenset(KNOWN_BAD))}
+    tuning = [p for p in pairs if p.rule not in scored and p.rule not in KNOWN_BAD]
+    rng = random.Random(seed)
+    rng.shuffle(tuning)
+    tuning = tuning[:n]
+    print(f"{len(tuning)} tuning pairs (none of the {len(scored)} scored by scripts/eval/rule_checks.py): "
+          f"{', '.join(p.rule for p in tuning)}")
+    return book, scored, tuning, rng
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=16, help="tuning pairs (seeded, outside the scored sample)")
@@ -80,17 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(scripts.eval.model_examples; `plain+mx` and so on)")
     args = ap.parse_args(argv)
 
-    import json
-    book = [json.loads(line) for line in (ROOT / "scripts/tools/rule_books/errorprone/rules.jsonl").open(encoding="utf-8")]
+    book, scored, tuning, rng = tuning_pairs(args.pairs, args.seed)
     rows = {r["id"]: r for r in book}
-    pairs = load_pairs("errorprone")
-    scored = {p.rule for p in sample(pairs, SCORED["n"], SCORED["seed"], frozenset(KNOWN_BAD))}
-    tuning = [p for p in pairs if p.rule not in scored and p.rule not in KNOWN_BAD]
-    rng = random.Random(args.seed)
-    rng.shuffle(tuning)
-    tuning = tuning[:args.pairs]
-    print(f"{len(tuning)} tuning pairs (none of the {len(scored)} scored by scripts/eval/rule_checks.py): "
-          f"{', '.join(p.rule for p in tuning)}")
 
     settings = load_settings(None, llm={"model": args.llm, "models": {args.llm: {
         "context_window": 16384, "max_output_tokens": 512, "json_object_schema": True}}})
