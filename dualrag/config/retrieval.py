@@ -26,7 +26,8 @@ class RuleChannels(Section):
     over that choice; the others are the base's.
     The bundled rules keep this setting, read without `centred` unless it is set here (their rules
     show code: retrieval/stage.py). The learned fusion reads the plain two, the code words and the
-    centred channel; a base searched without one of them is fused by reciprocal ranks."""
+    centred channel; a base searched without one of them is fused by reciprocal ranks, and so (with
+    `fusion = "auto"`) is a query that carries the model's answer."""
 
     constructs: bool = Field(False, description="common names of the constructs the code shows (concepts.py), "
                                                 "to the dense embedder and BM25")
@@ -40,10 +41,16 @@ class RuleChannels(Section):
                                                  "added code could break; its answer is one more query")
     relevance_weight: float = Field(0.5, ge=0, description="how much a rule's relevance separates near-ties in "
                                                           "the fused order (reciprocal-rank fusion only)")
-    fusion: Literal["rrf", "learned"] = Field(
-        "learned", description="how the channels are combined: reciprocal ranks, or weights fitted on rule books "
-                           "(retrieval/learned_fusion.py) where every channel they read is searched and weights ship "
-                           "for the embedder; otherwise reciprocal ranks")
+    fusion: Literal["auto", "rrf", "learned"] = Field(
+        "auto", description="how the channels are combined: reciprocal ranks, or weights fitted on rule books "
+                            "(retrieval/learned_fusion.py) where every channel they read is searched and weights ship "
+                            "for the embedder, otherwise reciprocal ranks; auto: the weights for a query without the "
+                            "model's answer, reciprocal ranks for one with it (they were fitted without it, and "
+                            "ranked below reciprocal ranks with it on every book left out)")
+
+    def learned_for(self, model_answer: bool) -> bool:
+        """Whether a query (carrying the model's answer or not) is fused by the learned weights."""
+        return self.fusion == "learned" or (self.fusion == "auto" and not (model_answer and self.model_query))
 
 
 class RetrievalConfig(Section):

@@ -8,7 +8,9 @@ in its language, embedding/centroid.py; the rules whose own counter-examples sho
 constructs) are added only where `RuleChannels` switches them on. The candidates are ordered by
 weights fitted on rule books nobody tuned for (learned_fusion.py: each channel's rank and margin,
 chosen leaving one book out) where every channel those weights read was searched, else by
-reciprocal-rank fusion, which needs no score scale to be comparable with another.
+reciprocal-rank fusion, which needs no score scale to be comparable with another; by default
+(`fusion = "auto"`) a query carrying the model's answer is fused by reciprocal ranks too: the
+weights were fitted without it, and with it reciprocal ranks did better on every book.
 
 Ranks say nothing about whether the best rule is any good, though: every query has a first
 hit. Each candidate therefore also gets a `relevance` that is comparable across queries (see
@@ -152,7 +154,7 @@ class RuleRetriever:
         if mode == "hybrid" and on.examples and query.concepts:  # over every base's candidates
             extra.append(example_channel(query, units))
         channels = [c for c in [*(c for cs in per_kb.values() for c in cs), *extra] if c.scores]
-        fusion = self._fusion(on) if mode == "hybrid" else None
+        fusion = self._fusion() if mode == "hybrid" and on.learned_for(bool(query.model)) else None
         if fusion is not None and all(fusion.covers(c.name for c in cs) for cs in per_kb.values()):
             fused = self._learned(fusion, per_kb, [c for c in channels if c.name not in fusion.channels])
             weight = 0.0  # the margins are among its inputs
@@ -164,9 +166,7 @@ class RuleRetriever:
         return [RetrievedRule(units[key], score, rank, rel)
                 for rank, (key, score, rel) in enumerate(scored[:top_k], start=1)]
 
-    def _fusion(self, on: RuleChannels) -> LearnedFusion | None:
-        if on.fusion != "learned":
-            return None
+    def _fusion(self) -> LearnedFusion | None:
         if self.fusion is None:
             self.fusion = learned_fusion.shipped(identity(self.embedder), self.sparse.name)
         return self.fusion

@@ -23,7 +23,7 @@ from dualrag.retrieval.rules import RuleRetriever
 
 LEARNED = "code_words+centred+learned"
 # the channels the fit reads, searched as the retriever searches them when the fusion is on
-# (with fusion = "learned" this is the shipped default without a model)
+# (the shipped default without a model: its `fusion = "auto"` is the learned fusion then)
 READ = RuleChannels(code_words=True, centred=True, model_query=False)
 NESTED = "|without:"  # results key suffix: fitted without the scored book and this one
 

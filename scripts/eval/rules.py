@@ -363,7 +363,7 @@ def run(books: list[Book], configs: list[Config], embedder, sparse, store_dir: s
                     RuleRetriever(cached, embedder, sparse, [kb], book_configured, kb_channels=own, fusion=fusion),
                     queries, book.cases)
                 fusion_both = fitted_both.get(source_book(book.name))
-                if fusion_both is not None and book_configured.fusion == "learned":
+                if fusion_both is not None and book_configured.fusion != "rrf":
                     results[(book.name, structure, DEFAULT_BOTH)] = first_hits(
                         RuleRetriever(cached, embedder, sparse, [kb], book_configured, fusion=fusion_both),
                         queries, book.cases)
@@ -419,7 +419,7 @@ def with_examples(store, book: Book, structure: str, indexed: tuple[str, list[Ru
     results[(book.name, structure, DEFAULT_MX)] = first_hits(
         RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fusion), queries, book.cases)
     for name, fitted in ((DEFAULT_MX_FIT, fusion_mx), (DEFAULT_MX_BOTH, fusion_both)):
-        if fitted is not None and configured.fusion == "learned":
+        if fitted is not None and configured.fusion != "rrf":
             results[(book.name, structure, name)] = first_hits(
                 RuleRetriever(cached, embedder, sparse, [kb_mx], configured, fusion=fitted), queries, book.cases)
     own = {kb_mx: resolve(configured, choice)} if choice.setting is not None else {}
@@ -555,7 +555,7 @@ def main() -> int:
             return 2
     configs = grid(args.grid)
     # the learned fusion: every book searched with weights fitted on the other books (run, fusion_folds)
-    configs.append((fusion_folds.LEARNED, fusion_folds.READ.model_copy(update={"fusion": "learned"})))
+    configs.append((fusion_folds.LEARNED, fusion_folds.READ))  # `fusion = "auto"`: learned, with no model answer
     model: dict[str, str] = {}
     if args.model_query:
         model = model_queries(books, args.model_query, Path(args.model_cache), args.model_query_prompt)
@@ -571,6 +571,9 @@ def main() -> int:
     # the shipped default, with the model query only where a model answered
     default_channels = RuleChannels() if args.model_query else RuleChannels(model_query=False)
     default = next((n for n, c in configs if c == default_channels), None)
+    if default is None:  # with a model, `fusion = "auto"` is no row above: learned where it gave no answer
+        default = "code_words+centred+auto+model_query"
+        configs.append((default, default_channels))
     embedder, sparse = CachedEmbedder(get_embedder(args.embedder)), Bm25Encoder()
     store_dir = args.store or tempfile.mkdtemp(prefix="dualrag-eval-")
     results, latency = run(books, configs, embedder, sparse, store_dir, model, default_channels)

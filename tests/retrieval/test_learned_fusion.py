@@ -110,3 +110,19 @@ def test_without_a_channel_it_reads_the_order_is_reciprocal_ranks(tools):
     assert order(learned, cobol) == order(rrf, cobol)
     no_words = learned.model_copy(update={"code_words": False})
     assert order(no_words) == order(no_words.model_copy(update={"fusion": "rrf"}))
+
+
+def test_auto_fuses_a_query_with_the_models_answer_by_reciprocal_ranks(tools):
+    store, embedder, sparse = tools
+    query = build_rule_query("SimpleDateFormat f = new SimpleDateFormat(\"yyyy\"); Thread.sleep(10);")
+    answered = replace(query, model="a date formatter shared between threads is not safe")
+    auto = RuleChannels(code_words=True, centred=True, model_query=True)
+    assert auto.fusion == "auto"
+    against = replace(only("sparse:words"), weights=tuple(-w for w in only("sparse:words").weights))
+
+    def order(channels: RuleChannels, q) -> list[str]:
+        return ids(RuleRetriever(store, embedder, sparse, [KB], channels, fusion=against).retrieve(q, top_k=8))
+
+    as_rrf, as_learned = (auto.model_copy(update={"fusion": f}) for f in ("rrf", "learned"))
+    assert order(auto, answered) == order(as_rrf, answered) != order(as_learned, answered)
+    assert order(auto, query) == order(as_learned, query) != order(as_rrf, query)  # no answer: the weights
