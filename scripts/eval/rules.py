@@ -513,7 +513,7 @@ def report(results, latency, books: list[Book], configs: list[Config], default: 
     print(f"floors: {sum(verdicts)}/{len(verdicts)} book/structure rows PASS"
           + (f"; with the model's examples (per-KB): {sum(mx_verdicts)}/{len(mx_verdicts)}" if mx_verdicts else ""))
     summary.update(chosen=chosen, overall=overall[0])
-    with_mx = [b for b in fresh if b.documents and all((b.name, s, DEFAULT_MX) in results for s in b.documents)]
+    with_mx = [b for b in fresh if all((b.name, s, DEFAULT_MX) in results for s in b.documents)]
     if default and len(with_mx) > 1:
         gains = examples_lobo(results, with_mx, default)
         print("the model's examples, each book left out (the other books' mean recall@5 gain, default with - "
