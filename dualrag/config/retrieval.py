@@ -20,7 +20,7 @@ RULE_FLOOR = 0.117
 class RuleChannels(Section):
     """Readings of the code searched on top of the plain two (the code to the dense embedder and to
     BM25, always at full weight). Each is on by default only when it raised recall on rule books it
-    was not designed on, left out in turn (scripts/eval/rules.py; figures in the README).
+    was not designed on, left out in turn (scripts/eval/rules.py; figures in docs/evaluation/rule-retrieval.md).
 
     A team knowledge base with at least 12 rules that carry counter-examples chooses its own setting
     of every key but `centred` and `model_query` on them, leave-one-out, and is read without `centred`

@@ -12,7 +12,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -48,8 +48,10 @@ class Settings(BaseSettings):
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
     )
 
-    format: Literal["text", "markdown", "json"] = "text"
-    store: Path = Path(".dualrag/store")
+    format: Literal["text", "markdown", "json"] = Field(
+        "text", description="report format when --format does not name one (html, sarif and codequality only by flag)")
+    store: Path = Field(Path(".dualrag/store"), description="folder of the embedded Qdrant store (--store); "
+                                                              "unused with [qdrant] url")
     noise: NoiseConfig = NoiseConfig()
     tier: TierConfig = TierConfig()
     limits: LimitsConfig = LimitsConfig()

