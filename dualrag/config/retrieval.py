@@ -1,7 +1,9 @@
-"""Typed configuration of retrieval and context assembly (section `[retrieval]`)."""
+"""Typed configuration of retrieval and context assembly (section `[retrieval]`), and of the
+cross-encoder that reranks what retrieval found (section `[rerank]`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -18,7 +20,7 @@ RULE_FLOOR = 0.117
 class RuleChannels(Section):
     """Readings of the code searched on top of the plain two (the code to the dense embedder and to
     BM25, always at full weight). Each is on by default only when it raised recall on rule books it
-    was not designed on, left out in turn (scripts/eval/rules.py; figures in the README).
+    was not designed on, left out in turn (scripts/eval/rules.py; figures in docs/evaluation/rule-retrieval.md).
 
     A team knowledge base with at least 12 rules that carry counter-examples chooses its own setting
     of every key but `centred` and `model_query` on them, leave-one-out, and is read without `centred`
@@ -87,4 +89,26 @@ class RetrievalConfig(Section):
             "invoicing": ["invoice", "billing", "payment", "发票", "付款"],
         },
         description="business domain -> keywords in paths or identifiers that mark it",
+    )
+
+
+class RerankConfig(Section):
+    """Where the local cross-encoder lives and how to run it. Nothing is downloaded at run time.
+
+    `model_dir` is a folder with `model.onnx` + `tokenizer.json` (+ `config.json`,
+    `tokenizer_config.json`, `special_tokens_map.json`), e.g. made by
+    `dualrag models export-reranker`. Without it reranking is skipped and the fused retrieval
+    score orders the candidates.
+    """
+
+    model_dir: Path | None = Field(None, description="ONNX cross-encoder folder (None = reranking skipped)")
+    int8: bool = Field(False, description="use model_int8.onnx (dynamic int8 quantisation) from the folder")
+    threads: int = Field(2, ge=1, le=256, description="ONNX Runtime intra-op threads")
+    # 8: int8 runs faster in small batches than in 16 or 32 (scripts/bench/rerank.py prints the sweep)
+    batch_size: int = Field(8, ge=1, le=1024, description="pairs per forward pass (pairs are batched by length)")
+    max_length: int | None = Field(
+        None, ge=16, le=8192, description="tokens per (query, candidate) pair (None = the model's, at most 512)"
+    )
+    threshold: float | None = Field(
+        None, ge=0, le=1, description="drop candidates whose score (0..1) is below this (None = keep all)"
     )

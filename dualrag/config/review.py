@@ -35,4 +35,5 @@ class ReviewConfig(Section):
     model_warnings: Literal["keep", "grounded", "suggestion"] = Field(
         "grounded", description="a model warning that cites no rule: `grounded` keeps it a warning only when it "
                                 "names code of its line and a concrete failure (else a suggestion); `keep`; "
-                                "`suggestion` (every one). Chosen on the dev bug pairs (README, Measurements)")
+                                "`suggestion` (every one). Chosen on the dev bug pairs "
+                                "(docs/evaluation/rule-checks.md)")

@@ -58,7 +58,7 @@ class GrammarWords:
 
 @dataclass(frozen=True)
 class SymbolReader:
-    """How a pack feeds the code index and code context (`dualrag.parsing.code_symbols`).
+    """How a pack feeds the code index and code context (`dualrag.languages.code_symbols`).
 
     `language` is the `CodeSymbol.language` of what it reads. `read(path, text, data)` returns
     either a `dualrag.parsing.symbol_model.SourceFile` (declarations with the references of each:

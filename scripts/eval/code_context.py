@@ -27,7 +27,7 @@ from pathlib import Path
 from dualrag.chunking import chunk_changes
 from dualrag.config import load_settings
 from dualrag.diff import ingest
-from dualrag.parsing.code_symbols import parse_source, resolve_refs
+from dualrag.languages.code_symbols import parse_source, resolve_refs
 from dualrag.retrieval.code import CodeRetriever, RepoGraph, StoreGraph
 from dualrag.store.code import open_code_store
 from dualrag.tokens import get_estimator

@@ -53,8 +53,8 @@ from dualrag.chunking import HunkSlice, chunk_changes
 from dualrag.config import load_settings
 from dualrag.diff import ingest
 from dualrag.diff.hunks import DiffLine, Hunk
-from dualrag.parsing.code_symbols import code_symbols, parse_source
-from dualrag.parsing.outline import outline
+from dualrag.languages.code_symbols import code_symbols, parse_source
+from dualrag.languages.outline import outline
 from dualrag.parsing.symbol_model import CALLABLE_KINDS, config_key
 from dualrag.retrieval.code import CodeRetriever, StoreGraph
 from dualrag.rulebook import load_bundled

@@ -26,7 +26,7 @@ from dualrag.config import load_settings
 from dualrag.llm import LLMFactory
 from dualrag.review.rule_example import ExampleWriter
 from indexers.rules import segment
-from scripts import ROOT
+from scripts import ROOT, SHARED
 
 CACHE_DIR = ROOT / ".dualrag" / "eval-model-examples"
 
@@ -55,10 +55,9 @@ class _Saving(dict):
 
 def document(book: str, structure: str, out: Path) -> Path:
     """The book's document: `dev` is the dev guideline's PDF, our own books are rendered."""
-    from scripts.eval.rules import DEFAULT_KB
     from scripts.tools.build_rule_books import render
 
-    return DEFAULT_KB if book == "dev" else render(book, structure, out)
+    return SHARED / "eval/kb/java-manual-huangshan.pdf" if book == "dev" else render(book, structure, out)
 
 
 def examples_by_rule(book: str, structure: str = "md") -> dict[str, str]:

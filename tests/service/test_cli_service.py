@@ -8,8 +8,8 @@ import builtins
 import pytest
 from service_support import write_config
 
-from dualrag.testing.cli import run_cli as run
 from dualrag.testing.redis import free_port
+from tests.cli_run import run_cli as run
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from vcs_support import CTX, DIFF, GH_TOKEN, PW, TOKEN, FixedReviewer
 
 import dualrag.cli.vcs as cli_vcs
 from dualrag.review.model import Decision
-from dualrag.testing.cli import run_cli as run
+from tests.cli_run import run_cli as run
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ caps the shape parsed, `fragment_owner` / `hinted_member` read a hunk header."""
 from __future__ import annotations
 
 from dualrag.config import LimitsConfig
-from dualrag.languages import pack_for
-from dualrag.parsing._ts import first_error_line
+from dualrag.languages.registry import pack_for, parser
+from dualrag.parsing._ts import first_error_line, parse
 from dualrag.parsing.model import Member, Outline
 from dualrag.parsing.nesting import MAX_CODE_DEPTH, too_deep
 
@@ -67,9 +67,7 @@ def outline_fragment(language: str, text: str, *, offset: int, hint: str, fallba
     last_row = text.count("\n")
     closed_broken = [n for n in broken if n.start_point.row > 0 and _closed(n)]
     if pack.strict and not closed_broken and old_text is not None and root is not None and root.has_error:
-        from dualrag.parsing._ts import parse
-
-        old_root = parse(language, old_text)
+        old_root = parse(parser(language), old_text)
         if _error_count(root) > _error_count(old_root):
             return Outline(error=f"syntax error near line {first_error_line(root) + offset}: "
                                  "structure not trusted", partial=True)

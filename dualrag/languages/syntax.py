@@ -4,18 +4,19 @@ code, also on a diff fragment whose cut edges already hold errors."""
 
 from __future__ import annotations
 
-from dualrag import languages
+from dualrag.languages.grammars import parser
+from dualrag.languages.registry import pack_for
 from dualrag.parsing._ts import parse
 
 
 def syntax_errors(language: str, text: str) -> int | None:
     """ERROR + missing nodes of `text`, or None when the language's pack has no grammar."""
-    pack = languages.pack_for(language)
-    grammar = pack.grammar.name if pack is not None and pack.grammar is not None and pack.strict else None
+    pack = pack_for(language)
+    grammar = pack.grammar if pack is not None and pack.strict else None
     if grammar is None:
         return None
     try:
-        root = parse(grammar, text)
+        root = parse(parser(grammar), text)
     except ImportError:  # grammar wheel missing: no verdict rather than a wrong one
         return None
     count = 0

@@ -21,10 +21,10 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dualrag.languages import SymbolReader, pack_for, packs
+from dualrag.languages.pack import SymbolReader
+from dualrag.languages.registry import pack_for, packs, recognise
 from dualrag.parsing.symbol_model import CALLABLE_KINDS, Decl, SourceFile, type_name
 from dualrag.source.encoding import decode
-from dualrag.source.language import language_of
 from dualrag.units import MAX_SYMBOL_BODY, CodeSymbol
 
 Exists = Callable[[str], bool]
@@ -39,7 +39,7 @@ READERS_VERSION = "2"
 def symbol_reader(path: str, text: str | None = None) -> SymbolReader | None:
     """The code index's reader of a file (from its pack), or None for a file it does not index.
     `text` lets content-sniffing packs claim a file (a MyBatis mapper among `.xml` files)."""
-    pack = pack_for(language_of(path, text))
+    pack = pack_for(recognise(path, text))
     if pack is not None and pack.symbols is not None:
         return pack.symbols
     if path.lower().rsplit("/", 1)[-1] == "partners.xml":  # the EDI partner registry

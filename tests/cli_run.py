@@ -1,4 +1,5 @@
-"""Run the `dualrag` CLI in-process, as a test does: its exit code, stdout and stderr."""
+"""Run the `dualrag` CLI in-process, as a test does: its exit code, stdout and stderr. It lives with the
+tests, not in `dualrag.testing`: the package's loopback doubles are foundations and never import the CLI."""
 
 from __future__ import annotations
 
