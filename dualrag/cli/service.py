@@ -97,7 +97,7 @@ def status(fmt: str, dead: int, config_file: str | None) -> None:
                f"{st.workers} worker(s) alive · {st.dead_total} dead letter(s)")
     for d in st.dead:
         at = datetime.fromtimestamp(d.failed_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
-        click.echo(f"  dead {at} UTC  {d.job}: {d.reason} ({d.attempts} failed attempt(s); message {d.message_id})")
+        click.echo(f"  dead {at} UTC  {d.job}: {d.line()} ({d.attempts} failed attempt(s); message {d.message_id})")
 
 
 @click.command()
