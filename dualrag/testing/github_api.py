@@ -36,6 +36,7 @@ class Token:
     login: str
     permissions: dict[str, str]   # fine-grained: "pull_requests", "issues", "contents", "metadata" -> read|write
     kind: str = "personal access token"   # or "integration" (a GitHub App's installation token)
+    scopes: tuple[str, ...] | None = None  # a classic token's OAuth scopes (sent back in X-OAuth-Scopes)
 
 
 @dataclass
@@ -89,8 +90,12 @@ class GitHubDouble(ApiDouble):
         self.actions_may_approve = actions_may_approve
 
     # ------------------------------------------------------------------ the world
-    def add_token(self, value: str, login: str, *, kind: str = "personal access token", **permissions: str) -> None:
-        self.tokens[value] = Token(login, {"metadata": "read", **permissions}, kind)
+    def add_token(self, value: str, login: str, *, kind: str = "personal access token",
+                  scopes: tuple[str, ...] | None = None, **permissions: str) -> None:
+        """A fine-grained token (or an app's) with `permissions`; with `scopes`, a classic token."""
+        if scopes is not None and "repo" in scopes:
+            permissions = {"pull_requests": "write", "issues": "write", "contents": "write"}
+        self.tokens[value] = Token(login, {"metadata": "read", **permissions}, kind, scopes)
 
     def add_repository(self, full_name: str, collaborators: dict[str, str] | None = None) -> Repository:
         repo = Repository(full_name, dict(collaborators or {}))
@@ -173,6 +178,13 @@ class GitHubDouble(ApiDouble):
 
     # ------------------------------------------------------------------ routes
     def route(self, req: Request) -> Answer:
+        answer = self._route(req)
+        scopes = req.token.scopes  # type: ignore[attr-defined]
+        if scopes is not None:  # scopes-for-oauth-apps.md: a classic token's scopes on every answer
+            answer.headers["X-OAuth-Scopes"] = ", ".join(scopes)
+        return answer
+
+    def _route(self, req: Request) -> Answer:
         s, m = req.segments, req.method
         if s == ["graphql"] and m == "POST":
             return self._graphql(req)

@@ -153,7 +153,8 @@ def test_a_worker_killed_mid_review_leaves_the_job_to_another(world, tmp_path):
     with world.http() as http:
         deliver(http, "gitlab", gitlab_mr_hook(HEAD1))
     config = write_config(tmp_path / "service.toml", world.redis_url, **world.kw)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {k: v for k, v in os.environ.items() if k != "DUALRAG_GITHUB_TOKEN"}  # a GitLab job: its token only
+    env["PYTHONUNBUFFERED"] = "1"
     first = subprocess.Popen([sys.executable, "-m", "dualrag", "worker", "--config", str(config),
                               "--store", str(tmp_path / "store")], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
