@@ -149,3 +149,16 @@ def test_a_rate_limit_longer_than_the_retry_budget_is_reported_as_such(redis_url
     [line] = status_lines(redis_url, tmp_path, capsys)
     assert "rate_limited · GET /api/v4/projects/42/merge_requests/7 · HTTP 429 · rate limited, retry in 3600 s" in line
     assert not any("permanent" in x for x in logged), logged  # a rate limit passes: retried (max_retries here: 0)
+
+
+def test_a_gitlab_token_that_may_not_approve_still_publishes_the_review(redis_url, tmp_path, llm, gitlab, capsys):
+    """merge_request_approvals.md: approving needs an eligible approver; GitLab answers 401 to
+    others. The comments stand and the job is done: no dead letter for a refused approval."""
+    gitlab.mr.project.members[gitlab.users["dualrag-bot"].id] = 20  # Reporter: comments, cannot approve
+    llm.answer = '{"findings": []}'  # nothing found: the decision asks for an approval
+    hook = gitlab.merge_request_hook(gitlab.mr, "open")
+    _, done, logged = run_service(redis_url, tmp_path, llm, [("gitlab", hook)], gitlab_url=gitlab.url)
+    assert done == 1 and gitlab.mr.approved_by == [], logged
+    assert gitlab.calls("POST", "/approve$") == [("POST", "/api/v4/projects/42/merge_requests/7/approve", 401)]
+    assert len([n for n in gitlab.mr.notes() if "dualrag:summary" in n["body"]]) == 1
+    assert status_lines(redis_url, tmp_path, capsys) == []
