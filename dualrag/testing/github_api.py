@@ -191,10 +191,10 @@ class GitHubDouble(ApiDouble):
         if s == ["rate_limit"] and m == "GET":  # rate-limit.md: does not count against the limit
             return Answer(200, {"resources": {"core": {"limit": 5000, "remaining": 4999, "used": 1}}})
         if len(s) < 3 or s[0] != "repos":
-            raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+            raise _not_found()
         repo = self.repos.get(f"{s[1]}/{s[2]}")
         if repo is None:
-            raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+            raise _not_found()
         rest = s[3:]
         if rest[:1] == ["contents"] and m == "GET":
             self._need(req, "contents", "read")
@@ -219,27 +219,27 @@ class GitHubDouble(ApiDouble):
             found = next(((p, c) for p in repo.pulls.values() for c in p.issue_comments if str(c["id"]) == rest[2]),
                          None)
             if found is None:
-                raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+                raise _not_found()
             pr, comment = found
             comment["body"], comment["updated_at"] = _field(req, "body"), iso(self.now())
             self._wrote(pr, comment["body"])
             return Answer(200, comment)
         if rest[:1] == ["pulls"] and len(rest) >= 2:
             return self._pulls(self._pull(repo, rest[1]), rest[2:], req)
-        raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+        raise _not_found()
 
     @staticmethod
     def _pull(repo: Repository, number: str) -> PullRequest:
         pr = repo.pulls.get(int(number)) if number.isdigit() else None
         if pr is None:
-            raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+            raise _not_found()
         return pr
 
     def _contents(self, repo: Repository, path: str, req: Request) -> Answer:
         """repos/contents.md: a file's content base64 up to 1 MB; above that `content` is empty."""
         data = repo.files.get((req.query.get("ref", ""), path))
         if data is None:
-            raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+            raise _not_found()
         inline = len(data) <= 1_000_000
         encoded = base64.b64encode(data).decode() if inline else ""
         return Answer(200, {"type": "file", "name": path.rsplit("/", 1)[-1], "path": path, "size": len(data),
@@ -268,7 +268,7 @@ class GitHubDouble(ApiDouble):
             self._need(req, "pull_requests", "write")
             root = next((c for c in pr.roots() if str(c["id"]) == rest[1]), None)
             if root is None:  # a reply to a reply is not supported: 404
-                raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+                raise _not_found()
             reply = self._comment_json(pr, req.token.login, _field(req, "body"), root["path"], root["line"],  # type: ignore[attr-defined]
                                        root["side"], root["commit_id"], in_reply_to=root["id"])
             pr.review_comments.append(reply)
@@ -284,14 +284,14 @@ class GitHubDouble(ApiDouble):
             self._need(req, "pull_requests", "write")
             review = next((r for r in pr.reviews if str(r["id"]) == rest[1]), None)
             if review is None:
-                raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+                raise _not_found()
             _field(req, "message")
             if review["state"] not in ("APPROVED", "CHANGES_REQUESTED"):
                 raise _invalid("Can not dismiss a commented pull request review")
             review["state"] = "DISMISSED"
             self._wrote(pr, "")
             return Answer(200, review)
-        raise ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+        raise _not_found()
 
     def _pull_json(self, pr: PullRequest) -> dict[str, Any]:
         repo = self._repo_json(pr.repo)
@@ -428,6 +428,10 @@ class GitHubDouble(ApiDouble):
 
     def _wrote(self, pr: PullRequest, body: str) -> None:
         self.wrote((pr.repo.full_name, pr.number), pr.head, body)
+
+
+def _not_found() -> ApiError:
+    return ApiError(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
 
 
 def _field(req: Request, name: str) -> Any:

@@ -9,6 +9,7 @@ import redis
 from prometheus_client.parser import text_string_to_metric_families
 from service_support import SECRETS, deliver, service_values, write_config
 from starlette.testclient import TestClient
+from vcs_support import DIFF
 
 from dualrag.config import load_settings
 from dualrag.service.app import create_app
@@ -18,13 +19,6 @@ from dualrag.testing.github_api import GitHubDouble
 from dualrag.testing.gitlab_api import GitLabDouble
 from dualrag.testing.timed_llm import TimedLLM
 
-DIFF = (
-    "diff --git a/src/App.java b/src/App.java\nindex 1111111..2222222 100644\n--- a/src/App.java\n+++ b/src/App.java\n"
-    "@@ -1,5 +1,6 @@\n class App {\n-  int a;\n+  int b;\n+  String pw = \"secret\";\n   void run() {\n"
-    "     call();\n   }\n"
-    "diff --git a/src/Util.java b/src/Util.java\nnew file mode 100644\nindex 0000000..3333333\n--- /dev/null\n"
-    "+++ b/src/Util.java\n@@ -0,0 +1,3 @@\n+class Util {\n+  static int x = 1;\n+}\n"
-)
 HEAD = "a1" * 20
 GL_TOKEN, GH_TOKEN = "glpat-documented-0123456789", "github_pat_documented_0123456789"
 FINDING = {"findings": [{"path": "src/App.java", "line": 3, "severity": "warning", "category": "security",
