@@ -21,6 +21,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
+
+class PermanentFailure(Exception):
+    """Retrying will not help (a broken repository configuration, a refused token): dead-letter now."""
+
+
 REASONS = ("auth", "not_found", "rate_limited", "unreachable", "platform", "config", "input", "model", "internal")
 PERMANENT = frozenset({"auth", "not_found", "config", "input"})
 
@@ -57,7 +62,6 @@ def classify(exc: BaseException) -> Failure:
     """The reason, call and status of an exception a job raised."""
     from dualrag.errors import ConfigError, DiffError
     from dualrag.llm.errors import LLMError
-    from dualrag.service.jobs import PermanentFailure
     from dualrag.vcs.http import VcsAuthError, VcsError, VcsNotFound, VcsRateLimited, VcsUnreachable
 
     cause = exc.__cause__ if isinstance(exc, PermanentFailure) and exc.__cause__ is not None else exc

@@ -32,10 +32,6 @@ return 1
 """
 
 
-class PermanentFailure(Exception):
-    """Retrying will not help (a broken repository configuration, a refused token): dead-letter now."""
-
-
 @dataclass(frozen=True, slots=True)
 class Job:
     """What a worker gets: a review of one head, or a comment to read for commands. Plain data

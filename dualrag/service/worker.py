@@ -29,8 +29,8 @@ from dualrag.config import Settings
 from dualrag.config.service import ServiceConfig
 from dualrag.errors import ConfigError
 from dualrag.llm import gate
-from dualrag.service.failures import classify
-from dualrag.service.jobs import Job, JobKeys, PermanentFailure
+from dualrag.service.failures import PermanentFailure, classify
+from dualrag.service.jobs import Job, JobKeys
 from dualrag.service.limits import RedisSemaphore
 from dualrag.service.metrics import Stats
 from dualrag.service.replica import StoreReplica

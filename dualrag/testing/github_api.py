@@ -320,21 +320,26 @@ class GitHubDouble(ApiDouble):
         `path` and `line` (the line of the diff; `side` LEFT for the old file), `start_line` for a
         range; a line the diff of that commit does not show cannot be resolved: 422."""
         body, commit, path = _field(req, "body"), _field(req, "commit_id"), _field(req, "path")
-        p = req.body if isinstance(req.body, dict) else {}
-        line, side, start = p.get("line"), p.get("side", "RIGHT"), p.get("start_line")
-        push = next((x for x in pr.pushes if x.head == commit), None)
-        if push is None:
+        if all(x.head != commit for x in pr.pushes):
             raise _invalid("commit_id is not part of the pull request", field="commit_id")
-        f = next((f for f in push.files if path in (f.new_path, f.old_path)), None)
-        shown = (f.new_lines if side == "RIGHT" else f.old_lines) if f else {}
-        if not isinstance(line, int) or line not in shown or (
-                start is not None and not (isinstance(start, int) and start < line and start in shown)):
+        p = req.body if isinstance(req.body, dict) else {}
+        if not self._on_diff(pr, commit, path, p.get("line"), p.get("side", "RIGHT"), p.get("start_line")):
             raise ApiError(422, {"message": "Validation Failed", "errors": [
                 {"resource": "PullRequestReviewComment", "code": "custom", "field": "pull_request_review_thread.line",
                  "message": "could not be resolved"}], "documentation_url": DOCS, "status": "422"})
-        c = self._comment_json(pr, req.token.login, body, path, line, side, commit, start=start)  # type: ignore[attr-defined]
+        c = self._comment_json(pr, req.token.login, body, path, p["line"], p.get("side", "RIGHT"), commit,  # type: ignore[attr-defined]
+                               start=p.get("start_line"))
         pr.review_comments.append(c)
         return c
+
+    @staticmethod
+    def _on_diff(pr: PullRequest, commit: str, path: Any, line: Any, side: str, start: Any) -> bool:
+        """Whether `line` (and `start_line`) of `path` are lines the diff of that push shows on `side`."""
+        push = next((x for x in pr.pushes if x.head == commit), None)
+        f = push and next((f for f in push.files if path in (f.new_path, f.old_path)), None)
+        shown = (f.new_lines if side == "RIGHT" else f.old_lines) if f else {}
+        return isinstance(line, int) and line in shown and (
+            start is None or (isinstance(start, int) and start < line and start in shown))
 
     def _comment_json(self, pr: PullRequest, login: str, body: str, path: str, line: int, side: str, commit: str, *,
                       in_reply_to: int | None = None, start: int | None = None) -> dict:
@@ -359,7 +364,8 @@ class GitHubDouble(ApiDouble):
     def _review(self, pr: PullRequest, req: Request) -> dict:
         """pulls/reviews.md, "Create a review for a pull request": `body` required for
         REQUEST_CHANGES and COMMENT; not on one's own pull request; an Actions token approves
-        only where the repository allows it."""
+        only where the repository allows it; `comments` (path, line, side, body) become review
+        comments of the review, each on a line of the diff."""
         p = req.body if isinstance(req.body, dict) else {}
         event, body = p.get("event"), p.get("body") or ""
         login = req.token.login  # type: ignore[attr-defined]
@@ -375,11 +381,20 @@ class GitHubDouble(ApiDouble):
         commit = p.get("commit_id") or pr.head
         if all(x.head != commit for x in pr.pushes):
             raise _invalid("commit_id is not part of the pull request")
+        comments = p.get("comments") or []  # draft comments submitted with the review: all on the diff, or none
+        if any(not isinstance(c, dict) or not c.get("body") or not self._on_diff(
+                pr, commit, c.get("path"), c.get("line"), c.get("side", "RIGHT"), c.get("start_line")) for c in comments):
+            raise _invalid("Pull request review thread line must be part of the diff")
         state = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}.get(
             event, "PENDING")
         review = {"id": self.new_id(), "user": {"login": login, "type": "Bot"}, "body": body, "state": state,
                   "commit_id": commit, "submitted_at": iso(self.now())}
         pr.reviews.append(review)
+        for c in comments:
+            comment = self._comment_json(pr, login, c["body"], c["path"], c["line"], c.get("side", "RIGHT"), commit,
+                                         start=c.get("start_line"))
+            comment["pull_request_review_id"] = review["id"]
+            pr.review_comments.append(comment)
         self._wrote(pr, body)
         return review
 

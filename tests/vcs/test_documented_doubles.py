@@ -4,6 +4,7 @@ paths and position rules, read and answered by the real adapters."""
 
 from __future__ import annotations
 
+import httpx
 from vcs_support import DIFF, FAR, PW, FixedReviewer
 
 from dualrag.testing.github_api import GitHubDouble
@@ -26,10 +27,14 @@ def test_gitlab_by_namespaced_path_with_threads_over_several_pages(settings):
         _, result = run_stage(adapter, FixedReviewer(DIFF, [PW, FAR]), settings)
         assert len(gl.calls("GET", r"/merge_requests/7/discussions$")) == 2  # page 1 (100), page 2 (31)
         assert gl.log[0][1] == "/api/v4/projects/acme/shop/merge_requests/7"  # %2F kept one segment
-        # PW is on an added line: posted; FAR is outside the diff: GitLab's 400, so it goes to the summary
+        # PW is on an added line: posted as one (new_line alone); FAR is outside the diff: in the summary
         assert result.posted == 1 and result.unanchored == ["src/App.java:40"]
         assert [(n["position"]["new_line"], n["position"]["old_line"]) for n in mr.diff_notes()] == [(3, None)]
-        assert gl.calls("POST", r"/discussions$")[-1][2] == 400
+        # discussions.md: an added line is named by new_line alone; with an old_line GitLab cannot map it
+        position = {**mr.diff_notes()[0]["position"], "old_line": 2}
+        refused = httpx.post(f"{gl.url}/api/v4/projects/42/merge_requests/7/discussions", headers={"PRIVATE-TOKEN": GL},
+                             json={"body": "x", "position": position})
+        assert refused.status_code == 400 and "line_code" in refused.json()["message"]
 
 
 def test_github_files_past_the_default_page(settings):
@@ -43,3 +48,20 @@ def test_github_files_past_the_default_page(settings):
         diff = adapter.diff().decode()
         assert diff.count("diff --git ") == 130 and "+line 129\n" in diff
         assert len(gh.calls("GET", r"/pulls/5/files$")) == 2  # Link rel="next" followed once
+
+
+def test_github_review_with_comments_and_its_own_author():
+    """pulls/reviews.md: a review's `comments` land on the diff or the review is refused; nobody
+    approves their own pull request."""
+    with GitHubDouble() as gh:
+        gh.add_token(GH, "dev", pull_requests="write")
+        repo = gh.add_repository("acme/shop")
+        pr = gh.open_pull_request(repo, 5, author="dev", diff=DIFF, head=HEAD)
+        post = lambda body: httpx.post(f"{gh.url}/repos/acme/shop/pulls/5/reviews", json=body,
+                                       headers={"Authorization": f"Bearer {GH}"})
+        off_diff = post({"event": "COMMENT", "body": "b", "comments": [{"path": "src/App.java", "line": 40, "body": "x"}]})
+        own = post({"event": "APPROVE"})
+        ok = post({"event": "COMMENT", "body": "b", "comments": [{"path": "src/App.java", "line": 3, "body": "x"}]})
+        assert (off_diff.status_code, own.status_code, ok.status_code) == (422, 422, 200)
+        assert own.json()["errors"] == ["Can not approve your own pull request"]
+        assert [(c["line"], c["pull_request_review_id"]) for c in pr.review_comments] == [(3, ok.json()["id"])]
