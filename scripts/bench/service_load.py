@@ -1,11 +1,11 @@
 """The review service under load: the floors of issue 29, measured on real processes.
 
     .venv/bin/python -m scripts.bench.service_load [--mrs 50] [--deliveries 300] [--seconds 10]
-                                                   [--drain-jobs 20] [--latency 1.0]
+                                                   [--drain-jobs 20] [--latency 1.0] [--unified-diffs]
 
 Started here, all on 127.0.0.1: a real redis-server (Debian's package), `dualrag serve` (uvicorn)
-and `dualrag worker` processes, loopback GitLab and GitHub doubles (tests/vcs/vcs_fakes.py, one per
-merge request, behind one router per platform) and an LLM double answering after a fixed latency.
+and `dualrag worker` processes, the loopback GitLab and GitHub doubles written from the platforms' API
+documentation (dualrag/testing/gitlab_api.py, github_api.py) and an LLM double answering after a fixed latency.
 Reviews run the real pipeline on the API diff with one reviewer request each (the double answers
 one finding, so each MR gets one comment to keep); retrieval, the reverse check and the model
 walkthrough are off: what is measured is the queue, not the review.
@@ -37,8 +37,6 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from io import BytesIO
 from pathlib import Path
 
 import httpx
@@ -46,10 +44,10 @@ import redis
 
 from dualrag.service.status import queue_status
 from dualrag.service.verify import github_signature
+from dualrag.testing.github_api import GitHubDouble
+from dualrag.testing.gitlab_api import GitLabDouble
 from dualrag.testing.redis import RedisServer, free_port
 from dualrag.testing.timed_llm import TimedLLM
-from tests.vcs.vcs_fakes import FakeGitHub, FakeGitLab
-from tests.vcs.vcs_support import DIFF, GH_TOKEN, TOKEN
 
 GL_SECRET, GH_SECRET = "load-gitlab-secret", "load-github-secret"
 QUEUE = "load"
@@ -57,103 +55,68 @@ QUEUE = "load"
 
 # ------------------------------------------------------------------------------ platform doubles
 
+# one finding to keep per MR: the LLM double reports the password line
+DIFF = ("diff --git a/src/App.java b/src/App.java\n--- a/src/App.java\n+++ b/src/App.java\n@@ -1,5 +1,6 @@\n"
+        " class App {\n-  int a;\n+  int b;\n+  String pw = \"secret\";\n   void run() {\n     call();\n   }\n")
+TOKEN, GH_TOKEN, BOT = "glpat-load-0123456789", "github_pat_load_0123456789", "github-actions[bot]"
 
-class Router:
-    """One loopback API for many merge requests: each request goes to the fake of its project
-    (GitLab `/api/v4/projects/:id/...`) or repository (GitHub `/repos/o/r/...`, GraphQL by the
-    query's owner/name or the thread id). Every write is checked: a body naming a head that is not
-    the MR's head at that moment is a write for a superseded head."""
 
-    def __init__(self, fakes: dict[str, FakeGitLab | FakeGitHub], platform: str) -> None:
-        self.fakes, self.platform = fakes, platform
-        self.stale_writes: list[str] = []
-        self.heads: dict[str, set[str]] = {k: set() for k in fakes}  # every head each MR has had
-        router = self
+class Platforms:
+    """The documented-API doubles (dualrag/testing/gitlab_api.py, github_api.py), one merge request
+    per GitLab project / GitHub repository, opened by its first push."""
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
+    def __init__(self, mrs: int, unified_diffs: bool = False) -> None:
+        self.gitlab, self.github = GitLabDouble(unified_diffs=unified_diffs), GitHubDouble()
+        self.gitlab.add_token(TOKEN, "dualrag-bot", scopes=("api",))
+        self.github.add_token(GH_TOKEN, BOT, pull_requests="write", contents="read")
+        self.targets: list[tuple[str, str, int]] = []
+        self.mrs: dict[str, object] = {}
+        self.heads: dict[str, set[str]] = {}  # every head each MR has had
+        for i in range(mrs):
+            if i % 2 == 0:
+                self.gitlab.add_project(100 + i, f"group/project-{100 + i}", members={"dualrag-bot": 30, "dev": 30})
+                self.targets.append(("gitlab", str(100 + i), 1))
+            else:
+                self.github.add_repository(f"acme/r{i}", collaborators={"dev": "write"})
+                self.targets.append(("github", f"acme/r{i}", 1))
 
-            def log_message(self, *args):
-                pass
+    def push(self, platform: str, repo: str, head: str) -> None:
+        self.heads.setdefault(repo, set()).add(head)
+        mr = self.mrs.get(repo)
+        double = self.gitlab if platform == "gitlab" else self.github
+        if mr is not None:
+            double.push(mr, DIFF, head)
+        elif platform == "gitlab":
+            self.mrs[repo] = double.open_merge_request(double.projects[int(repo)], 1, author="dev", diff=DIFF, head=head)
+        else:
+            self.mrs[repo] = double.open_pull_request(double.repos[repo], 1, author="dev", diff=DIFF, head=head)
 
-            def _do(self):
-                router.handle(self)
+    def stale_writes(self) -> list[str]:
+        """Writes whose text names a head of their MR other than its head at that moment."""
+        out = []
+        for double in (self.gitlab, self.github):
+            for w in double.write_log:
+                repo = str(w["mr"][0])
+                out += [f"{repo} {h[:12]} (head {w['head'][:12]})" for h in self.heads[repo] - {w["head"]}
+                        if h[:12] in w["body"]]
+        return out
 
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _do
-
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address):
-                pass  # the killed worker's connections are reset: expected here
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        for fake in fakes.values():
-            fake.close()  # served through the router only
-            fake.url = self.url
-
-    def pick(self, path: str, body: bytes) -> str | None:
-        if self.platform == "gitlab":
-            m = re.match(r"/api/v4/projects/([^/]+)", path)
-            return m.group(1) if m else next(iter(self.fakes)) if path == "/api/v4/user" else None
-        m = re.match(r"/repos/([^/]+/[^/]+)", path)
-        if m:
-            return m.group(1)
-        if path == "/graphql":
-            v = (json.loads(body or b"{}").get("variables") or {})
-            if "owner" in v:
-                return f"{v['owner']}/{v['name']}"
-            rid = int(str(v.get("id", "T_0")).removeprefix("T_"))
-            return next((k for k, f in self.fakes.items() if any(c["id"] == rid for c in f.comments)), None)
-        return None
-
-    def handle(self, h: BaseHTTPRequestHandler) -> None:
-        length = int(h.headers.get("Content-Length") or 0)
-        body = h.rfile.read(length) if length else b""
-        key = self.pick(h.path.split("?")[0], body)
-        fake = self.fakes.get(key or "")
-        if fake is None:
-            h.send_response(404)
-            h.send_header("Content-Length", "0")
-            h.end_headers()
-            return
-        if h.command != "GET" and body:
-            current = fake.refs["head_sha"] if self.platform == "gitlab" else fake.head_sha
-            text = body.decode("utf-8", "replace")
-            for old in self.heads[key] - {current}:
-                if old[:12] in text:
-                    self.stale_writes.append(f"{key} {old[:12]} (head {current[:12]})")
-        h.rfile = BytesIO(body)
-        fake._handle(h)
-
-    def push(self, key: str, head: str) -> None:
-        fake = self.fakes[key]
-        self.heads[key].add(head)
-        fake.set_diff(DIFF, head)
+    def duplicates(self) -> tuple[int, int]:
+        """(finding comments posted twice, summaries beyond one per MR)."""
+        duplicates = summaries = 0
+        for mr in self.mrs.values():
+            if hasattr(mr, "diff_notes"):
+                bodies, notes = [n["body"] for n in mr.diff_notes()], mr.notes()
+            else:
+                bodies, notes = [c["body"] for c in mr.roots()], mr.issue_comments
+            summaries += max(0, sum("dualrag:summary" in n["body"] for n in notes) - 1)
+            fps = [m.group(1) for b in bodies for m in [re.search(r"dualrag:finding fp=(\S+)", b)] if m]
+            duplicates += len(fps) - len(set(fps))
+        return duplicates, summaries
 
     def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def make_platforms(mrs: int) -> tuple[Router, Router, list[tuple[str, str, int]]]:
-    gitlab, github, targets = {}, {}, []
-    for i in range(mrs):
-        if i % 2 == 0:
-            project = str(100 + i)
-            fake = FakeGitLab(TOKEN, project=project, iid=1, diff="")
-            fake.next_id = 1_000_000 * (i + 1)
-            gitlab[project] = fake
-            targets.append(("gitlab", project, 1))
-        else:
-            repo = f"acme/r{i}"
-            fake = FakeGitHub(GH_TOKEN, repo=repo, number=1, diff="")
-            fake.next_id = 1_000_000 * (i + 1)  # comment ids unique across fakes: GraphQL routes by them
-            github[repo] = fake
-            targets.append(("github", repo, 1))
-    return Router(gitlab, "gitlab"), Router(github, "github"), targets
+        self.gitlab.close()
+        self.github.close()
 
 
 # ------------------------------------------------------------------------------ deliveries
@@ -248,7 +211,7 @@ redis_url = "{redis_url}"
 queue = "{QUEUE}"
 gitlab_url = "{gitlab_url}"
 github_api_url = "{github_url}"
-github_bot = "github-actions[bot]"
+github_bot = "{BOT}"
 worker_heartbeat_s = {heartbeat_s}
 slot_ttl_s = 10.0
 llm_in_flight = {llm_in_flight}
@@ -341,9 +304,9 @@ def pct(values: list[float], q: float) -> float:
 # ------------------------------------------------------------------------------ phases
 
 
-def load_phase(args, http: httpx.Client, client: redis.Redis, procs: Procs, routers: dict[str, Router],
-               targets, rng: random.Random) -> dict:
-    events, heads = plan(targets, args.deliveries, args.seconds, rng)
+def load_phase(args, http: httpx.Client, client: redis.Redis, procs: Procs, platforms: Platforms,
+               rng: random.Random) -> dict:
+    events, heads = plan(platforms.targets, args.deliveries, args.seconds, rng)
     workers = [procs.worker(), procs.worker()]
     procs.ready(workers)
     latencies: list[float] = []
@@ -357,7 +320,7 @@ def load_phase(args, http: httpx.Client, client: redis.Redis, procs: Procs, rout
         at, kind, platform, repo, mr, head, when = e
         time.sleep(max(0.0, start + at - time.monotonic()))
         if kind == "push":
-            routers[platform].push(repo, head)
+            platforms.push(platform, repo, head)
         path, body, headers = request(platform, payload(platform, repo, mr, head, when), bad=kind == "bad")
         t0 = time.perf_counter()
         r = http.post(path, content=body, headers=headers)
@@ -403,17 +366,7 @@ def load_phase(args, http: httpx.Client, client: redis.Redis, procs: Procs, rout
     final = {repo: hs[-1][0] for repo, hs in heads.items()}
     lost = [repo for repo, h in final.items() if published.get((repo, h[:12]), 0) == 0]
     twice = {k: n for k, n in published.items() if n > 1}
-    duplicates, summaries = 0, 0
-    for platform, router in routers.items():
-        for fake in router.fakes.values():
-            if platform == "gitlab":
-                bodies = [d["notes"][0]["body"] for d in fake.bot_threads()]
-                summaries += max(0, len(fake.summary_notes()) - 1)
-            else:
-                bodies = [c["body"] for c in fake.roots()]
-                summaries += max(0, len(fake.summary_comments()) - 1)
-            fps = [m.group(1) for b in bodies for m in [re.search(r"dualrag:finding fp=(\S+)", b)] if m]
-            duplicates += len(fps) - len(set(fps))
+    duplicates, summaries = platforms.duplicates()
     bad_jobs = [k for k in client.scan_iter(match=f"{QUEUE}:job:*")
                 if any(k.decode().endswith(sha(n)) for n in range(10_000, 10_000 + len(events)))]
     killed_log = workers[0].log_path
@@ -425,20 +378,20 @@ def load_phase(args, http: httpx.Client, client: redis.Redis, procs: Procs, rout
     return {"events": events, "answers": answers, "latencies": latencies, "bad_codes": bad_codes,
             "bad_jobs": len(bad_jobs), "sent_s": sent_s, "drain_s": drain_s, "killed": killed,
             "published": published, "final": final, "lost": lost, "twice": twice,
-            "stale_writes": sum(len(r.stale_writes) for r in routers.values()),
+            "stale_writes": len(platforms.stale_writes()),
             "duplicate_comments": duplicates, "extra_summaries": summaries, "stats": stats(client)}
 
 
 def drain_phase(n_workers: int, jobs: int, http: httpx.Client, client: redis.Redis, procs: Procs,
-                routers: dict[str, Router], targets, serial: int) -> tuple[float, int]:
+                platforms: Platforms, serial: int) -> tuple[float, int]:
     """Seconds from queueing `jobs` new heads (workers idle and warm) to all of them reviewed."""
     workers = [procs.worker() for _ in range(n_workers)]
     procs.ready(workers)
     before = stats(client).get("jobs:reviewed", 0)
     t0 = time.monotonic()
-    for i, (platform, repo, mr) in enumerate(targets[:jobs]):
+    for i, (platform, repo, mr) in enumerate(platforms.targets[:jobs]):
         head = sha(serial + i)
-        routers[platform].push(repo, head)
+        platforms.push(platform, repo, head)
         path, body, headers = request(platform, payload(platform, repo, mr, head, 100_000 + serial + i))
         assert http.post(path, content=body, headers=headers).json()["status"] == "queued"
     wait_for(lambda: stats(client).get("jobs:reviewed", 0) - before >= jobs, 900, "the drain", step=0.05)
@@ -448,29 +401,23 @@ def drain_phase(n_workers: int, jobs: int, http: httpx.Client, client: redis.Red
     return seconds, serial + jobs
 
 
-def command_phase(http: httpx.Client, client: redis.Redis, procs: Procs, routers: dict[str, Router]) -> dict:
+def command_phase(http: httpx.Client, client: redis.Redis, procs: Procs, platforms: Platforms) -> dict:
     """A `/dualrag review` comment by a GitLab user without the access level (not a member: 404)."""
-    project, fake = next(iter(routers["gitlab"].fakes.items()))
-    comment = fake.human_note("/dualrag review", author="visitor")  # written on the MR, then delivered
-    discussion = next(d for d in fake.discussions if d["notes"][0] is comment)
-    writes = fake.writes()
+    gl = platforms.gitlab
+    mr = next(m for m in platforms.mrs.values() if hasattr(m, "diff_notes"))
+    comment = gl.human_note(mr, "/dualrag review", author="visitor")  # written on the MR, then delivered
+    writes = gl.writes()
     worker = procs.worker()
     procs.ready([worker])
     before = len(procs.log_lines())
-    note = {"object_kind": "note", "event_type": "note", "user": comment["author"],
-            "project": {"id": int(project), "path_with_namespace": f"group/project-{project}"},
-            "merge_request": {"iid": fake.iid, "last_commit": {"id": fake.refs["head_sha"]}},
-            "object_attributes": {"id": comment["id"], "note": comment["body"], "noteable_type": "MergeRequest",
-                                  "action": "create", "author_id": comment["author"]["id"],
-                                  "discussion_id": discussion["id"]}}
-    path, body, headers = request("gitlab", note, event="Note Hook")
+    path, body, headers = request("gitlab", gl.note_hook(mr, comment), event="Note Hook")
     answer = http.post(path, content=body, headers=headers).json()
     mark = f"note {comment['id']}"
     wait_for(lambda: any(mark in line for line in procs.log_lines()[before:]), 120, "the command's log line")
     wait_for(lambda: drained(client), 120, "the queue to drain")
     procs.stop(worker)
     line = next(line for line in procs.log_lines()[before:] if mark in line and "dualrag worker:" in line)
-    return {"answer": answer.get("status"), "writes": fake.writes() - writes, "line": line}
+    return {"answer": answer.get("status"), "writes": gl.writes() - writes, "line": line}
 
 
 def main() -> int:
@@ -482,6 +429,8 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=1.0, help="LLM double's seconds per request")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--keep", help="keep the logs in this folder")
+    parser.add_argument("--unified-diffs", action="store_true",
+                        help="GitLab sends each file's diff under ---/+++ lines (unidiff=true, the documented examples)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     work = Path(args.keep or tempfile.mkdtemp(prefix="dualrag-service-load-"))
@@ -491,10 +440,9 @@ def main() -> int:
     llm = TimedLLM(args.latency, answer={"findings": [{
         "path": "src/App.java", "line": 3, "severity": "warning", "category": "security",
         "title": "Hard-coded password", "message": "A password literal sits in the code."}]}).start()
-    gl, gh, targets = make_platforms(args.mrs)
-    routers = {"gitlab": gl, "github": gh}
-    config = write_config(work / "service.toml", redis_srv.url, gl.url, gh.url, llm.base_url, heartbeat_s=5.0,
-                          llm_in_flight=4)
+    platforms = Platforms(args.mrs, args.unified_diffs)
+    config = write_config(work / "service.toml", redis_srv.url, platforms.gitlab.url, platforms.github.url,
+                          llm.base_url, heartbeat_s=5.0, llm_in_flight=4)
     procs = Procs(config, work / "store", work / "logs")
     client = redis.Redis.from_url(redis_srv.url)
     port = free_port()
@@ -502,16 +450,15 @@ def main() -> int:
         procs.start("serve", "--port", str(port))
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
         wait_for(lambda: _up(http), 60, "dualrag serve")
-        load = load_phase(args, http, client, procs, routers, targets, rng)
-        one, serial = drain_phase(1, args.drain_jobs, http, client, procs, routers, targets, 50_000)
-        two, serial = drain_phase(2, args.drain_jobs, http, client, procs, routers, targets, serial)
-        command = command_phase(http, client, procs, routers)
+        load = load_phase(args, http, client, procs, platforms, rng)
+        one, serial = drain_phase(1, args.drain_jobs, http, client, procs, platforms, 50_000)
+        two, serial = drain_phase(2, args.drain_jobs, http, client, procs, platforms, serial)
+        command = command_phase(http, client, procs, platforms)
         metrics = http.get("/metrics").text
     finally:
         procs.close()
         llm.stop()
-        gl.close()
-        gh.close()
+        platforms.close()
         redis_srv.stop()
     report(args, load, one, two, command, llm, metrics, work)
     return 0
