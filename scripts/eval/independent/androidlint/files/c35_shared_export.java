@@ -10,22 +10,22 @@ import java.io.IOException;
 
 public class SharedExport {
 
-    private final Context context;
+  private final Context context;
 
-    public SharedExport(Context context) {
-        this.context = context;
-    }
+  public SharedExport(Context context) {
+    this.context = context;
+  }
 
-    public Uri writeForOtherApps(String name, byte[] data) throws IOException {
-        File file = new File(context.getFilesDir(), name);
-        try (FileOutputStream out = new FileOutputStream(file)) {
-            out.write(data);
-        }
-        file.setWritable(true, true);
-        return FileProvider.getUriForFile(context, context.getPackageName() + ".exports", file);
+  public Uri writeForOtherApps(String name, byte[] data) throws IOException {
+    File file = new File(context.getFilesDir(), name);
+    try (FileOutputStream out = new FileOutputStream(file)) {
+      out.write(data);
     }
+    file.setWritable(true, true);
+    return FileProvider.getUriForFile(context, context.getPackageName() + ".exports", file);
+  }
 
-    public SharedPreferences settings() {
-        return context.getSharedPreferences("settings", Context.MODE_PRIVATE);
-    }
+  public SharedPreferences settings() {
+    return context.getSharedPreferences("settings", Context.MODE_PRIVATE);
+  }
 }

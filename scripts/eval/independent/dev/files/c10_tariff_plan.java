@@ -8,9 +8,9 @@ public class TariffPlan {
     protected BigDecimal monthlyFee;
     protected String region;
 
-    public TariffPlan(BigDecimal monthlyFee, String region) {
-        this.monthlyFee = monthlyFee;
-        this.region = region;
+    public TariffPlan(BigDecimal baseFee, String homeRegion) {
+        this.monthlyFee = baseFee;
+        this.region = homeRegion;
     }
 
     public void setRegion(String region) {
@@ -32,8 +32,8 @@ public class TariffPlan {
     public static class StudentPlan extends TariffPlan {
         private final BigDecimal studentDiscount;
 
-        public StudentPlan(BigDecimal fee, String region) {
-            super(fee, region);
+        public StudentPlan(BigDecimal fee, String homeRegion) {
+            super(fee, homeRegion);
             this.studentDiscount = fee.divide(new BigDecimal("2"));
         }
     }

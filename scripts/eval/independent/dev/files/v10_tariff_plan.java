@@ -8,9 +8,9 @@ public class TariffPlan {
     protected BigDecimal monthlyFee;
     protected String region;
 
-    public TariffPlan(BigDecimal monthlyFee, String region) {
-        this.monthlyFee = monthlyFee;
-        this.region = region;
+    public TariffPlan(BigDecimal baseFee, String homeRegion) {
+        this.monthlyFee = baseFee;
+        this.region = homeRegion;
     }
 
     // 计算账单：参数名与成员变量同名
@@ -30,8 +30,8 @@ public class TariffPlan {
     public static class StudentPlan extends TariffPlan {
         private BigDecimal monthlyFee;
 
-        public StudentPlan(BigDecimal fee, String region) {
-            super(fee, region);
+        public StudentPlan(BigDecimal fee, String homeRegion) {
+            super(fee, homeRegion);
             this.monthlyFee = fee.divide(new BigDecimal("2"));
         }
     }
