@@ -1,0 +1,87 @@
+"""The `codeql` (Java) and `ruff` (Python) rule books: each rule has two or more violating examples,
+every example parses with its language's grammar, and the builders cut and label examples the way
+SOURCE.md says (marker comments, `.expected` rows, snapshot diagnostics)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dualrag import languages
+from scripts.tools.build_rule_books import BOOK_DIR, load_book
+from scripts.tools.rule_books.codeql.build import split_sample
+from scripts.tools.rule_books.codeql.query_tests import (
+    compliant_snippets,
+    expected_rows,
+    java_source,
+    violating_snippets,
+)
+from scripts.tools.rule_books.snippets import MAX_EXAMPLES, MAX_LINES, normalised
+
+NEW_BOOKS = {"codeql": "java"}
+FIELDS = {"id", "title", "prose", "level", "category", "violating", "compliant", "source", "language"}
+
+
+@pytest.mark.parametrize(("book", "language"), NEW_BOOKS.items())
+def test_every_rule_has_two_violating_examples_that_parse(book, language):
+    rules = load_book(book)
+    assert 80 <= len(rules) <= 200
+    assert len({r["id"] for r in rules}) == len(rules)
+    parser = languages.parser(language)
+    for rule in rules:
+        assert FIELDS <= set(rule), rule["id"]
+        assert rule["language"] == language and rule["title"] and rule["category"]
+        assert 2 <= len(rule["violating"]) <= MAX_EXAMPLES and len(rule["compliant"]) <= MAX_EXAMPLES, rule["id"]
+        assert rule["prose"].strip() and "```" not in rule["prose"] and "<sample" not in rule["prose"]
+        for code in rule["violating"] + rule["compliant"]:
+            assert code.count("\n") < MAX_LINES, rule["id"]
+            assert not parser.parse(code.encode("utf-8")).root_node.has_error, (rule["id"], code[:120])
+        assert not {normalised(c) for c in rule["violating"]} & {normalised(c) for c in rule["compliant"]}
+
+
+@pytest.mark.parametrize("book", NEW_BOOKS)
+def test_source_notes_name_the_commit_and_the_licence(book):
+    text = (BOOK_DIR / book / "SOURCE.md").read_text(encoding="utf-8")
+    assert re.search(r"Commit: `[0-9a-f]{40}`", text) and "MIT License" in text
+    assert f"Violating examples: {sum(len(r['violating']) for r in load_book(book))};" in text
+
+
+# ------------------------------------------------------------------------------------ codeql
+
+
+def test_a_help_sample_splits_at_its_bad_and_good_markers():
+    sample = "{\n    // BAD: built by concatenation\n    run(\"a\" + x);\n}\n\n{\n    // GOOD: bound\n    run(x);\n}\n"
+    assert [label for label, _ in split_sample(sample)] == ["bad", "good"]
+    in_class = ("class Cache {\n  // BAD\n  Object get() { return lock; }\n  // GOOD\n"
+                "  synchronized Object put() { return lock; }\n}\n")
+    parts = split_sample(in_class)
+    assert [label for label, _ in parts] == ["bad", "good"]
+    assert parts[1][1].startswith("class Cache {") and parts[1][1].rstrip().endswith("}")
+    assert "put()" in parts[1][1] and "get()" not in parts[1][1]
+    assert split_sample("class A { void f() {} }\n") == [(None, "class A { void f() {} }\n")]
+
+
+def test_expected_rows_alert_the_first_column_of_select_rows_only():
+    text = ("edges\n| T.java:3:5:3:9 | a | T.java:8:1:8:4 | b |\n#select\n"
+            "| T.java:8:1:8:4 | b | T.java:3:5:3:9 | a | T.java:8:1:8:4 | b | msg |\n")
+    alerts, involved = expected_rows(text)
+    assert alerts == {"T.java": {7}} and involved["T.java"] == {2, 7}
+    assert expected_rows("| U.java:4:2:4:9 | x | message |\n")[0] == {"U.java": {3}}
+
+
+def test_test_snippets_cut_the_alerted_member_and_keep_quiet_near_misses():
+    body = "\n".join(f"  int pad{i} = {i};" for i in range(20))
+    code = ("import java.sql.Statement;\nimport java.util.List;\n\npublic class Dao {\n" + body + "\n"
+            "  void find(Statement st, String name) throws Exception {\n"
+            "    st.executeQuery(\"SELECT * FROM t WHERE n='\" + name + \"'\");\n  }\n\n"
+            "  void count(Statement st) throws Exception {\n"
+            "    st.executeQuery(\"SELECT COUNT(*) FROM t\");\n  }\n}\n")
+    f = java_source("Dao.java", code)
+    alerted = code.splitlines().index("    st.executeQuery(\"SELECT * FROM t WHERE n='\" + name + \"'\");")
+    [snippet] = violating_snippets(f, {alerted}, __import__("collections").Counter())
+    assert snippet.startswith("import java.sql.Statement;\n\npublic class Dao {") and "count(" not in snippet
+    assert "List" not in snippet and "find(" in snippet
+    quiet = compliant_snippets(f, {alerted}, {"executeQuery"})
+    assert len(quiet) == 1 and "count(" in quiet[0] and "find(" not in quiet[0]
+    assert compliant_snippets(f, {alerted}, {"somethingElse"}) == []
