@@ -9,7 +9,7 @@ import re
 import pytest
 
 from dualrag import languages
-from scripts.tools.build_rule_books import BOOK_DIR, load_book
+from scripts.tools.build_rule_books import BOOK_DIR, Snapshot, load_book
 from scripts.tools.rule_books.codeql.build import split_sample
 from scripts.tools.rule_books.codeql.query_tests import (
     compliant_snippets,
@@ -17,9 +17,10 @@ from scripts.tools.rule_books.codeql.query_tests import (
     java_source,
     violating_snippets,
 )
-from scripts.tools.rule_books.snippets import MAX_EXAMPLES, MAX_LINES, normalised
+from scripts.tools.rule_books.ruff.fixtures import fixture_examples, flagged
+from scripts.tools.rule_books.snippets import MAX_EXAMPLES, MAX_LINES, Examples, normalised
 
-NEW_BOOKS = {"codeql": "java"}
+NEW_BOOKS = {"codeql": "java", "ruff": "python"}
 FIELDS = {"id", "title", "prose", "level", "category", "violating", "compliant", "source", "language"}
 
 
@@ -85,3 +86,29 @@ def test_test_snippets_cut_the_alerted_member_and_keep_quiet_near_misses():
     quiet = compliant_snippets(f, {alerted}, {"executeQuery"})
     assert len(quiet) == 1 and "count(" in quiet[0] and "find(" not in quiet[0]
     assert compliant_snippets(f, {alerted}, {"somethingElse"}) == []
+
+
+# -------------------------------------------------------------------------------------- ruff
+
+
+def test_snapshot_diagnostics_flag_fixture_lines(tmp_path):
+    snaps = tmp_path / "crates/ruff_linter/src/rules/flake8_bugbear/snapshots"
+    snaps.mkdir(parents=True)
+    (snaps / "ruff_linter__rules__flake8_bugbear__tests__B003_B003.py.snap").write_text(
+        "---\nsource: x\n---\nB003 Assigning to `os.environ` doesn't clear the environment\n --> B003.py:4:1\n"
+        "  |\n4 | os.environ = {}\n  |\n", encoding="utf-8")
+    (snaps / "ruff_linter__rules__flake8_bugbear__tests__B004_B004.py.snap").write_text("---\n---\n", encoding="utf-8")
+    assert flagged(Snapshot(tmp_path), "flake8_bugbear") == {("B003", "B003.py"): {3}, ("B004", "B004.py"): set()}
+
+
+def test_fixture_chunks_split_into_violating_and_near_miss_examples():
+    from collections import Counter
+
+    code = ('"""Should emit B003."""\nimport os\nimport sys\n\nos.environ = {}\n\n'
+            "def reset():\n    os.environ.clear()\n    return os.environ\n\n"
+            "def unrelated():\n    return sys.argv\n")
+    stats: Counter = Counter()
+    bad, good = Examples("python", stats), Examples("python", stats)
+    fixture_examples("B003.py", code, {4}, bad, good, stats)
+    assert bad.taken() == ["import os\n\nos.environ = {}"]
+    assert good.taken() == ["import os\n\ndef reset():\n    os.environ.clear()\n    return os.environ"]
