@@ -16,7 +16,7 @@ from scripts import ROOT
 from scripts.tools.build_rule_books import load_book
 
 INDEPENDENT = ROOT / "scripts" / "eval" / "independent"
-BOOKS = {"codeql": "java"}
+BOOKS = {"codeql": "java", "ruff": "python"}
 KEYS = {"file", "rule", "label", "lines", "language", "note"}
 SEED = 20261204
 SHARED_RUN = 3  # this many consecutive substantial lines in common with a book example count as a copy
