@@ -151,9 +151,10 @@ NOTES = {
              f"fixtures) and `{RULES}/<linter>/snapshots/*.snap` (the diagnostics ruff's tests expect)",
     "licence": "MIT License (LICENSE at the repository root): \"Permission is hereby granted, free of charge, to any "
                "person obtaining a copy of this software and associated documentation files ... to deal in the "
-               "Software without restriction\"; Copyright (c) 2022 Charles Marsh. The LICENSE also reproduces the "
-               "licences of the tools ruff re-implements (flake8-bugbear, bandit, pylint, perflint: MIT, Apache-2.0 "
-               "or GPL-2.0 for pylint, whose rule texts ruff rewrote; the docs used here are ruff's own).",
+               "Software without restriction\"; Copyright (c) 2022 Charles Marsh. The LICENSE's list of externally "
+               "maintained libraries ruff derives parts from (autoflake, Flake8, isort, pycodestyle, Pyflakes, "
+               "pyupgrade, ...) names none of the linters this book takes rules from (flake8-bugbear, flake8-bandit, "
+               "Pylint, Perflint): their rules are re-implemented and documented in ruff's own words.",
     "fields": "id = the rule code (B006, S608, PLE0100, PERF401, RUF012); title = the violation struct's name split "
               "into words; prose = the doc's \"What it does\", \"Why is this bad?\" and \"Known problems\" sections "
               "without code blocks (headings dropped, inline code in backticks); level = none (ruff has no "
