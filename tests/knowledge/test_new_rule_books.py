@@ -10,6 +10,7 @@ import pytest
 
 from dualrag import languages
 from scripts.tools.build_rule_books import BOOK_DIR, Snapshot, load_book
+from scripts.tools.rule_books.cli import run
 from scripts.tools.rule_books.codeql.build import split_sample
 from scripts.tools.rule_books.codeql.query_tests import (
     compliant_snippets,
@@ -112,3 +113,13 @@ def test_fixture_chunks_split_into_violating_and_near_miss_examples():
     fixture_examples("B003.py", code, {4}, bad, good, stats)
     assert bad.taken() == ["import os\n\nos.environ = {}"]
     assert good.taken() == ["import os\n\ndef reset():\n    os.environ.clear()\n    return os.environ"]
+
+
+def test_a_builder_given_no_snapshot_fails_with_one_line(tmp_path, capsys):
+    from scripts.tools.rule_books.ruff.build import BOOK, LANGUAGE, NOTES, build
+
+    assert run([str(tmp_path)], BOOK, "astral-sh/ruff", LANGUAGE, build, NOTES) == 2
+    assert run([], BOOK, "astral-sh/ruff", LANGUAGE, build, NOTES) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert errors[0].startswith(f"error: {tmp_path} is not a readable snapshot of astral-sh/ruff")
+    assert errors[1].startswith("usage:") and len(errors) == 2

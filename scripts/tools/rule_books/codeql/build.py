@@ -17,9 +17,9 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
-from pathlib import Path
 
-from scripts.tools.build_rule_books import Snapshot, _ep_classify, write_book, write_source_md
+from scripts.tools.build_rule_books import Snapshot, _ep_classify
+from scripts.tools.rule_books.cli import run
 from scripts.tools.rule_books.codeql.query_tests import (
     COMMENTS,
     NAME,
@@ -162,7 +162,7 @@ def build(snapshot: Snapshot) -> tuple[list[dict], dict]:
     stats: Counter = Counter()
     tests = tested_queries(snapshot)
     busy: dict[str, set[int]] = {}  # "folder/file" -> rows of any location of any test of that folder
-    for folder, text in (run for runs in tests.values() for run in runs):
+    for folder, text in (one for runs in tests.values() for one in runs):
         for file, found in expected_rows(text)[1].items():
             busy.setdefault(f"{folder}/{file}", set()).update(found)
     files = snapshot.files(SRC)
@@ -238,21 +238,5 @@ NOTES = {
 }
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 1 or not Path(argv[0]).is_dir():
-        print("usage: python -m scripts.tools.rule_books.codeql.build PATH  (a bare git dir or checkout of "
-              "github/codeql)", file=sys.stderr)
-        return 2
-    snapshot = Snapshot(Path(argv[0]))
-    rules, stats = build(snapshot)
-    write_book(BOOK, rules)
-    write_source_md(BOOK, snapshot, rules, stats, len(rules) + stats.get("dropped_1_violating", 0), notes=NOTES,
-                    language="Java", fewer="rules with one violating example dropped",
-                    rebuild=f"    .venv/bin/python -m scripts.tools.rule_books.{BOOK}.build PATH   # bare git dir or checkout")
-    print(f"{BOOK}: {len(rules)} rules, {sum(len(r['violating']) for r in rules)} violating / "
-          f"{sum(len(r['compliant']) for r in rules)} compliant examples; commit {snapshot.commit}; {stats}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:], BOOK, "github/codeql", LANGUAGE, build, NOTES))

@@ -17,7 +17,6 @@ import re
 import sys
 from collections import Counter
 from functools import cache
-from pathlib import Path
 
 from scripts.tools.build_rule_books import (
     Snapshot,
@@ -25,9 +24,8 @@ from scripts.tools.build_rule_books import (
     humanise,
     prose_paragraphs,
     split_markdown,
-    write_book,
-    write_source_md,
 )
+from scripts.tools.rule_books.cli import run
 from scripts.tools.rule_books.ruff.fixtures import fixture_examples, flagged
 from scripts.tools.rule_books.snippets import MAX_EXAMPLES, MAX_LINES, Examples
 
@@ -180,21 +178,5 @@ NOTES = {
 }
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 1 or not Path(argv[0]).is_dir():
-        print("usage: python -m scripts.tools.rule_books.ruff.build PATH  (a bare git dir or checkout of "
-              "astral-sh/ruff)", file=sys.stderr)
-        return 2
-    snapshot = Snapshot(Path(argv[0]))
-    rules, stats = build(snapshot)
-    write_book(BOOK, rules)
-    write_source_md(BOOK, snapshot, rules, stats, len(rules) + stats.get("dropped_1_violating", 0), notes=NOTES,
-                    language="Python", fewer="rules with one violating example dropped",
-                    rebuild=f"    .venv/bin/python -m scripts.tools.rule_books.{BOOK}.build PATH   # bare git dir or checkout")
-    print(f"{BOOK}: {len(rules)} rules, {sum(len(r['violating']) for r in rules)} violating / "
-          f"{sum(len(r['compliant']) for r in rules)} compliant examples; commit {snapshot.commit}; {stats}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:], BOOK, "astral-sh/ruff", LANGUAGE, build, NOTES))
