@@ -186,9 +186,8 @@ class FastEstimator:
             return 0
         if self._reference is None:
             return math.ceil(self._units(text) * UNIT * (1.0 + self._margin)) + self._add
-        s = self._sampling
-        size = max(len(text) * s.share, s.minimum)
-        if 2 * size >= len(text):
+        s, size = self._sampling, self.sample_size(text)
+        if size is None:
             return self._reference.count(text)
         sample = _windows(text, size, s.window)
         exact = self._reference.count(sample)
@@ -196,6 +195,11 @@ class FastEstimator:
         factor = 1.0 + (exact / max(guess, 1.0) - 1.0) * exact / (exact + s.shrink)
         rest = max(self._units(text) * UNIT - guess, 0.0)  # what the sample did not count exactly
         return math.ceil((exact + rest * factor) * (1.0 + s.margin))
+
+    def sample_size(self, text: str) -> float | None:
+        """Characters of `text` the exact tokenizer reads; None: the text is counted whole."""
+        size = max(len(text) * self._sampling.share, self._sampling.minimum)
+        return None if 2 * size >= len(text) else size
 
     def count_many(self, texts: Iterable[str]) -> list[int]:
         return [self.count(t) for t in texts]

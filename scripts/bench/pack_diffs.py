@@ -13,6 +13,7 @@ OUT is under `.dualrag/` (ignored by git).
 
 | pack | repositories (licence) |
 |---|---|
+| java | yangzongzhuan/RuoYi (MIT): `*.java`, the commits adding string comparisons the Java detectors rewrite |
 | kotlin | android/nowinandroid (Apache-2.0): `*.kt`, `*.kts` |
 | python | pallets/flask (BSD-3-Clause), azoner/pyx12 (BSD-3-Clause): `*.py` |
 | sql | sqlfluff/sqlfluff (MIT), spring-projects/spring-petclinic (Apache-2.0), macrozheng/mall (Apache-2.0): `*.sql` |
@@ -21,7 +22,8 @@ OUT is under `.dualrag/` (ignored by git).
 | xml | macrozheng/mall `pom.xml`, android/nowinandroid Android resources |
 | edi | xlate/staedi (Apache-2.0) EDI schemas and interchanges, azoner/pyx12 X12 map XML |
 
-The commits are the newest ones touching those paths at the snapshot recorded in the list.
+The commits are the newest ones touching those paths at the snapshot recorded in the list (for
+Java, those whose lines compare strings with `==` or call `equals` on a variable).
 """
 
 from __future__ import annotations

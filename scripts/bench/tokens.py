@@ -19,8 +19,8 @@ chunk's exact count passes its budget.
 --choose picks `dualrag.tokens.fast.Sampling` on one set and scores it on the other, both ways: among
 the grid below, the settings with the lowest worst MAPE whose worst under-estimate stays within half
 the chunker's margin on every unit kind, else those with the lowest worst under-estimate (margins are
-applied to the unscaled estimates, within a token of the estimator's own rounding). The shipped
-settings are the choice on `packs`.
+applied to the unscaled sampled estimates, within a token of the estimator's own rounding). The
+shipped settings are the choice on `packs`.
 
 --calibrate refits the bigram cost tables on the content-hash-even half of the per-file sections of
 INPUTS (diffs, .jsonl rows' `diff`/`code`, PDF pages with pypdf) against exact o200k_base and
@@ -91,16 +91,13 @@ def split_diff(text: str) -> list[str]:
     return [s for s in re.split(r"(?m)^(?=diff --git )", text) if s.strip()]
 
 
-def diff_files(root: Path) -> list[tuple[str, bytes]]:
-    """(family, bytes) of every .diff/.patch under `root`; a subfolder's name is the family."""
-    out = []
-    for f in sorted(root.rglob("*")):
-        if f.suffix in (".diff", ".patch"):
-            out.append((f.parent.name if f.parent != root else "shared", f.read_bytes()))
-    return out
+def diff_files(root: Path) -> list[tuple[str, str, bytes]]:
+    """(family, file name, bytes) of every .diff/.patch under `root`; a subfolder's name is the family."""
+    return [(f.parent.name if f.parent != root else "shared", f.name, f.read_bytes())
+            for f in sorted(root.rglob("*")) if f.suffix in (".diff", ".patch")]
 
 
-def set_units(diffs: Iterable[tuple[str, bytes]], estimator) -> list[Unit]:
+def set_units(diffs: Iterable[tuple[str, str, bytes]], estimator) -> list[Unit]:
     """Whole diffs, per-file sections and the chunker's chunks (made with `estimator`), once each."""
     from dualrag.chunking import chunk_changes
     from dualrag.config import load_settings
@@ -109,7 +106,7 @@ def set_units(diffs: Iterable[tuple[str, bytes]], estimator) -> list[Unit]:
 
     settings = load_settings(None)
     units, seen = [], set()
-    for family, raw in diffs:
+    for family, _, raw in diffs:
         text = decode(raw)
         units += [Unit("diff", family, text)] + [Unit("file", family, s) for s in split_diff(text)]
         try:
@@ -210,12 +207,15 @@ def choose(sets: dict[str, list[Unit]], reference) -> None:
     from dualrag.tokens.fast import FastEstimator, Sampling
 
     cap = 100 * ChunkingConfig().estimate_margin / 2
-    grid = [Sampling(*values) for values in itertools.product(*GRID.values())]
-    raw = {name: {s: [FastEstimator("o200k", reference, s).count(u.text) for u in units] for s in grid}
-           for name, units in sets.items()}
+    grid = [Sampling(*values, margin=0.0) for values in itertools.product(*GRID.values())]
+    raw = {}  # per set and settings: (estimate without margin, whether the text was sampled) per unit
+    for name, units in sets.items():
+        for s in grid:
+            fast = FastEstimator("o200k", reference, s)
+            raw[name, s] = [(fast.count(u.text), fast.sample_size(u.text) is not None) for u in units]
 
     def scored(name: str, s, margin: float) -> tuple[float, float]:
-        return worst(sets[name], [math.ceil(e * (1 + margin)) for e in raw[name][s]])
+        return worst(sets[name], [math.ceil(e * (1 + margin)) if sampled else e for e, sampled in raw[name, s]])
 
     for on, other in itertools.permutations(sets, 2):
         options = [(scored(on, s, m), s, m) for s in grid for m in MARGINS]
