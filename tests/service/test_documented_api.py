@@ -14,7 +14,7 @@ from vcs_support import DIFF
 from dualrag.config import load_settings
 from dualrag.service.app import create_app
 from dualrag.service.worker import work
-from dualrag.testing.cli import run_cli
+from tests.cli_run import run_cli
 from dualrag.testing.github_api import GitHubDouble
 from dualrag.testing.gitlab_api import GitLabDouble
 from dualrag.testing.timed_llm import TimedLLM
