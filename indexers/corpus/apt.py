@@ -90,11 +90,15 @@ class PrivateApt:
         }
         return [arg for key, value in pairs.items() for arg in ("-o", f"{key}={value}")]
 
-    def _prepare(self) -> None:
+    def require(self) -> None:
+        """CorpusError unless apt is on this machine."""
         if self.apt_get is None or not APT_HELPER.is_file():
             raise CorpusError("apt not found (apt-get, apt-helper): `dualrag corpus build` fetches Debian's source packages with apt "
                               "(a Debian or Ubuntu machine); elsewhere point [rules] mining_corpus at a folder of "
                               "clean code")
+
+    def _prepare(self) -> None:
+        self.require()
         for sub in ("lists/partial", "archives/partial", "cache", "etc/sources.list.d", "etc/preferences.d"):
             (self.folder / sub).mkdir(parents=True, exist_ok=True)
         signed = f" [signed-by={self.keyring}]" if self.keyring else ""
@@ -102,8 +106,11 @@ class PrivateApt:
                                                       encoding="utf-8")
 
     def has_lists(self) -> bool:
+        """Whether this mirror's source index of the suite was fetched (apt names a list after its URI)."""
         lists = self.folder / "lists"
-        return lists.is_dir() and any(p.name.endswith(("Sources", ".lz4", ".gz", ".xz")) for p in lists.iterdir())
+        where = re.sub(r"^\w+://([^@/]*@)?", "", self.mirror).replace("/", "_")
+        prefix = f"{where}_dists_{self.suite}_main_source_Sources"
+        return lists.is_dir() and any(p.name.startswith(prefix) for p in lists.iterdir())
 
     def update(self) -> None:
         """Fetch the source index of the suite from the mirror (a signed InRelease, checked by apt)."""

@@ -49,6 +49,7 @@ def build_corpus(root: Path, wanted: Sequence[tuple[str, Pick]], apt: PrivateApt
     """Each (language, package) of `wanted` under `root`; what happened to each, in order."""
     selections = {(language, pick): Selection(source_suffixes(language), pick.only, language in SKIP_TESTS)
                   for language, pick in wanted}
+    apt.require()
     manifest = read_manifest(root) if root.exists() else None
     manifest = manifest or Manifest()
     with _disk_errors(root):

@@ -98,8 +98,11 @@ def read_manifest(root: Path) -> Manifest | None:
     if not path.is_file():
         return None
     try:
-        manifest = Manifest.model_validate_json(path.read_bytes())
-    except (ValidationError, OSError) as exc:
+        data = json.loads(path.read_bytes())
+        if not isinstance(data, dict) or not str(data.get("format", "")).startswith("dualrag-corpus/"):
+            raise ValueError("no dualrag-corpus format")
+        manifest = Manifest.model_validate(data)
+    except (ValueError, ValidationError, OSError) as exc:
         raise CorpusError(f"{path} is not a dualrag corpus manifest ({type(exc).__name__}): move it away or "
                           f"choose another --dir") from None
     if manifest.format != FORMAT:

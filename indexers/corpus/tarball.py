@@ -11,15 +11,19 @@ more than `kept_bytes` kept or `members` entries refuse the tarball."""
 
 from __future__ import annotations
 
+import lzma
 import re
 import shutil
 import tarfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .apt import PackageFailed
 
 CHUNK = 1 << 16
+# What a truncated or corrupt gzip/bz2/xz tarball raises while it is read (bz2: OSError).
+DAMAGED = (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError)
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ def _unpack(tarball: Path, dest: Path, selection: Selection, caps: Caps) -> Unpa
     out = Unpacked()
     try:
         archive = tarfile.open(tarball, "r:*")  # noqa: SIM115 - closed by the `with` below
-    except (tarfile.TarError, OSError) as exc:
+    except DAMAGED as exc:
         raise PackageFailed(f"{tarball.name}: not a tarball this Python can read ({exc})") from None
     with archive:
         members = _members(archive, tarball, caps)
@@ -123,6 +127,8 @@ def _unpack(tarball: Path, dest: Path, selection: Selection, caps: Caps) -> Unpa
             except FileExistsError:  # a name the tarball holds twice: the first one is kept
                 out.skip("duplicate name")
                 continue
+            except _Damaged as exc:
+                raise PackageFailed(f"{tarball.name}: a damaged tarball ({exc.__cause__})") from None
             out.files += 1
             out.bytes += member.size
     return out
@@ -135,7 +141,7 @@ def _members(archive: tarfile.TarFile, tarball: Path, caps: Caps) -> list[tarfil
             members.append(member)
             if len(members) > caps.members:
                 raise UnsafeTarball(f"{tarball.name}: more than {caps.members:,} entries")
-    except tarfile.TarError as exc:
+    except DAMAGED as exc:
         raise PackageFailed(f"{tarball.name}: a damaged tarball ({exc})") from None
     return members
 
@@ -162,8 +168,19 @@ def _copy(archive: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> in
     target.parent.mkdir(parents=True, exist_ok=True)
     lines, last = 0, b"\n"
     with source, open(target, "xb") as sink:  # "x": never through a file or link already there
-        while chunk := source.read(CHUNK):
+        while chunk := _read(source):
             sink.write(chunk)
             lines += chunk.count(b"\n")
             last = chunk[-1:]
     return lines + (0 if last == b"\n" else 1)
+
+
+class _Damaged(Exception):
+    """Reading the tarball failed (told apart from writing, whose OSError may be a full disk)."""
+
+
+def _read(source) -> bytes:
+    try:
+        return source.read(CHUNK)
+    except DAMAGED as exc:
+        raise _Damaged from exc
