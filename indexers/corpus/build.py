@@ -54,31 +54,40 @@ def build_corpus(root: Path, wanted: Sequence[tuple[str, Pick]], apt: PrivateApt
     manifest = manifest or Manifest()
     with _disk_errors(root):
         root.mkdir(parents=True, exist_ok=True)
-        if refresh or not apt.has_lists():
+        fresh = refresh or not apt.has_lists()
+        if fresh:
             say(f"fetching the {apt.suite} source index from {apt.mirror}")
             apt.update()
-        located = _locate_all(apt, wanted)
+
+        def kept(language: str, pick: Pick) -> PackageEntry | None:
+            """The package as built before, when it was built the same way and is still there."""
+            entry = manifest.find(language, pick.package)
+            same = entry is not None and (entry.only, entry.tests_skipped) == \
+                (list(pick.only), selections[language, pick].skip_tests)
+            return entry if same and package_folder(root, language, pick.package).is_dir() else None
+
+        # The index changes only when it is fetched: until then a package built is current (no lookup).
+        todo = [(language, pick) for language, pick in wanted if fresh or kept(language, pick) is None]
+        located = dict(zip(todo, _locate_all(apt, todo), strict=True))
         manifest.mirror, manifest.suite = apt.mirror, apt.suite
         outcomes = []
-        for (language, pick), package in zip(wanted, located, strict=True):
-            name, selection = pick.package, selections[language, pick]
-            before = manifest.find(language, name)
-            if before is not None and (before.version, before.only, before.tests_skipped) == \
-                    (package.version, list(pick.only), selection.skip_tests) and \
-                    package_folder(root, language, name).is_dir():
+        for language, pick in wanted:
+            name, before, package = pick.package, kept(language, pick), located.get((language, pick))
+            if before is not None and (package is None or package.version == before.version):
                 outcomes.append(Outcome(language, name, "present", before, 0.0))
                 say(describe(outcomes[-1]))
                 continue
+            assert package is not None
             start = time.perf_counter()
             try:
-                entry = _fetch(root, language, package, apt, selection, caps)
+                entry = _fetch(root, language, package, apt, selections[language, pick], caps)
             except PackageFailed as exc:
                 outcomes.append(Outcome(language, name, "failed", None, time.perf_counter() - start, str(exc)))
                 say(describe(outcomes[-1]))
                 continue
+            status = "fetched" if manifest.find(language, name) is None else "updated"
             manifest.put(entry)
             write_manifest(root, manifest)
-            status = "fetched" if before is None else "updated"
             outcomes.append(Outcome(language, name, status, entry, time.perf_counter() - start))
             say(describe(outcomes[-1]))
         if not (root / "manifest.json").exists():
@@ -131,9 +140,9 @@ def _fetch(root: Path, language: str, package: SourcePackage, apt: PrivateApt, s
     finally:
         shutil.rmtree(download, ignore_errors=True)  # the tarballs: the corpus keeps only sources
     return PackageEntry(language=language, package=package.requested, source=package.source,
-                        version=package.version, tarball=upstream.name, only=list(selection.only),
-                        tests_skipped=selection.skip_tests, files=unpacked.files, lines=unpacked.lines,
-                        bytes=unpacked.bytes, skipped=unpacked.skipped, date=now())
+                        version=package.version, tarball=upstream.name, download_bytes=upstream.size,
+                        only=list(selection.only), tests_skipped=selection.skip_tests, files=unpacked.files,
+                        lines=unpacked.lines, bytes=unpacked.bytes, skipped=unpacked.skipped, date=now())
 
 
 def ensure_room(folder: Path, needed: int) -> None:

@@ -43,6 +43,7 @@ class PackageEntry(BaseModel):
     source: str  # Debian's source package
     version: str
     tarball: str
+    download_bytes: int = 0  # the upstream tarball's size
     only: list[str] = Field(default_factory=list)  # folders of the upstream tree kept (empty: all)
     tests_skipped: bool = False
     files: int
