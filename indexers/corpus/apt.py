@@ -7,7 +7,7 @@ hash; nothing is built or installed, and dpkg-dev is not needed."""
 
 from __future__ import annotations
 
-import getpass
+import os
 import re
 import shlex
 import shutil
@@ -54,10 +54,6 @@ class SourcePackage:
     version: str  # without an epoch, as in the file names
     files: tuple[SourceFile, ...]
 
-    @property
-    def size(self) -> int:
-        return sum(f.size for f in self.files)
-
     def upstream(self) -> SourceFile:
         """The upstream tarball (`.orig.tar.*`; a native package's only tarball)."""
         tarballs = [f for f in self.files if re.search(r"\.tar(\.\w+)?$", f.name)]
@@ -85,17 +81,18 @@ class PrivateApt:
             "Dir::Etc::Preferences": f / "etc/preferences", "Dir::Etc::PreferencesParts": f / "etc/preferences.d",
             "Dir::State::Lists": f / "lists", "Dir::Cache": f / "cache", "Dir::Cache::Archives": f / "archives",
             "Dir::Cache::pkgcache": "", "Dir::Cache::srcpkgcache": "",  # no binary caches: nothing shared
-            "APT::Sandbox::User": getpass.getuser(), "Acquire::Languages": "none",
-            "Acquire::Retries": "1", "Acquire::http::Timeout": "30",
+            "Acquire::Languages": "none", "Acquire::Retries": "1", "Acquire::http::Timeout": "30",
         }
+        if os.geteuid() == 0:  # as root apt downloads as `_apt`, who may not write under a private folder
+            pairs["APT::Sandbox::User"] = "root"
         return [arg for key, value in pairs.items() for arg in ("-o", f"{key}={value}")]
 
     def require(self) -> None:
         """CorpusError unless apt is on this machine."""
         if self.apt_get is None or not APT_HELPER.is_file():
-            raise CorpusError("apt not found (apt-get, apt-helper): `dualrag corpus build` fetches Debian's source packages with apt "
-                              "(a Debian or Ubuntu machine); elsewhere point [rules] mining_corpus at a folder of "
-                              "clean code")
+            raise CorpusError("apt not found (apt-get, apt-helper): `dualrag corpus build` fetches Debian's source "
+                              "packages with apt (a Debian or Ubuntu machine); elsewhere point [rules] mining_corpus "
+                              "at a folder of clean code")
 
     def _prepare(self) -> None:
         self.require()

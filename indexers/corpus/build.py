@@ -23,6 +23,7 @@ from .manifest import Manifest, PackageEntry, now, package_folder, read_manifest
 from .tarball import DEFAULT_CAPS, Caps, Selection, unpack_sources
 
 MARGIN_BYTES = 64 << 20  # free space kept beyond a package's download and its unpacked sources
+UNPACKED_RATIO = 10  # sources kept per byte of tarball, at most (commons-lang3: 6.5 MB from 0.66 MB of xz)
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def _locate_all(apt: PrivateApt, wanted: Sequence[tuple[str, Pick]]) -> list[Sou
 def _fetch(root: Path, language: str, package: SourcePackage, apt: PrivateApt, selection: Selection,
            caps: Caps) -> PackageEntry:
     upstream = package.upstream()
-    ensure_room(root, package.size + upstream.size + MARGIN_BYTES)
+    ensure_room(root, upstream.size + min(UNPACKED_RATIO * upstream.size, caps.kept_bytes) + MARGIN_BYTES)
     download = apt.folder / "download" / package.source
     shutil.rmtree(download, ignore_errors=True)
     try:
