@@ -27,7 +27,7 @@ from dualrag.diff import ingest
 from dualrag.edi import Files, kind_of, read_document, validate
 from dualrag.rulebook import load_bundled_cached
 from evaluation import ROOT
-from evaluation.core.report import verdict
+from evaluation.core.report import floor, grid
 
 _EXPECT = re.compile(rb"<!--\s*expect:\s*([A-Z0-9, -]+?)\s*-->")
 
@@ -140,20 +140,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"per_rule": per, "overall": overall,
                           "big_dt": {"bytes": size, "median_seconds": median, "issues": issues}}, indent=2))
     else:
-        print(f"{'rule':<14}{'labels':>7}{'found':>7}{'tp':>5}{'precision':>11}{'recall':>8}")
-        for rule, s in per.items():
-            print(f"{rule:<14}{s['labels']:>7}{s['found']:>7}{s['tp']:>5}{s['precision']:>11.3f}{s['recall']:>8.3f}")
-        print(f"{'overall':<14}{overall['labels']:>7}{overall['found']:>7}{overall['tp']:>5}"
-              f"{overall['precision']:>11.3f}{overall['recall']:>8.3f}")
+        print(grid([("rule", "labels", "found", "tp", "precision", "recall")]
+                   + [(rule, str(s["labels"]), str(s["found"]), str(s["tp"]), f"{s['precision']:.3f}",
+                       f"{s['recall']:.3f}") for rule, s in [*per.items(), ("overall", overall)]]))
         for kind, items in (("missed", sorted(expected - found)), ("false positive", sorted(found - expected))):
             for p, n, r in items:
                 print(f"  {kind}: {p}:{n} {r}")
         print(f"5 MB .dt: {size / 1e6:.2f} MB validated in {median * 1000:.0f} ms (median of {args.runs}), "
               f"{issues} issue(s)")
-    ok = overall["precision"] == 1.0 and overall["recall"] >= 0.95 and median < 1.0
+    checks = [floor("precision = 1.0", f"{overall['precision']:.3f}", overall["precision"] == 1.0),
+              floor("recall >= 0.95", f"{overall['recall']:.3f}", overall["recall"] >= 0.95),
+              floor("a 5 MB .dt validated in < 1 s", f"{median:.2f} s", median < 1.0)]
     if not args.json:
-        print(f"floors: precision 1.0, recall >= 0.95, 5 MB .dt in < 1 s: {verdict(ok)}")
-    return 0 if ok else 1
+        print("floors:\n" + "\n".join(checks))
+    return 0 if all(line.endswith("PASS") for line in checks) else 1
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from dualrag.retrieval.code import CodeRetriever, RepoGraph, StoreGraph
 from dualrag.store.code import open_code_store
 from dualrag.tokens import get_estimator
 from evaluation.core import datasets
-from evaluation.core.report import verdict
+from evaluation.core.report import floor
 from indexers.code import index_repository
 
 
@@ -104,7 +104,7 @@ def main() -> int:
     print(f"repository     {args.repo} ({'index-less' if args.indexless else 'index'})")
     print(f"cases          {len(picked)} changed lines, {total} calls of repository methods")
     print(f"definitions    {hit}/{total} in the packed context (budget {args.budget} tokens) = {share:.3f}")
-    print(f"floor >= 0.9   {verdict(share >= 0.9)}")
+    print(floor("definitions in the packed context >= 0.9", f"{share:.3f}", share >= 0.9))
     for m in misses[:10]:
         print(f"  miss {m}")
     return 0

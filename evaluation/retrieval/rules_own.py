@@ -40,7 +40,7 @@ from dualrag.store import open_store
 from dualrag.units import RuleUnit
 from evaluation.core.baselines import plain_retriever
 from evaluation.core.datasets import rows as read_rows
-from evaluation.core.report import beside, verdict
+from evaluation.core.report import beside, floor, grid
 from evaluation.core.scoring import first_hit, metrics, squash
 from evaluation.retrieval.make_rule_eval_set import DOCUMENTS, generate
 from evaluation.retrieval.rule_eval_set import CASES
@@ -135,17 +135,16 @@ COLUMNS = ("units", "rules", "unit_per_rule", "id_share", "R@1", "R@5", "R@10", 
 
 
 def print_table(results: dict[str, dict]) -> None:
-    print(f"{'structure':10}" + "".join(f"{c:>14}" for c in COLUMNS))
-    for structure, figures in results.items():
-        cells = [f"{figures[c]:14d}" if isinstance(figures[c], int) else f"{figures[c]:14.3f}" for c in COLUMNS]
-        print(f"{structure:10}" + "".join(cells))
+    print(grid([("structure", *COLUMNS)] + [(structure, *(str(f[c]) if isinstance(f[c], int) else f"{f[c]:.3f}"
+                                                           for c in COLUMNS)) for structure, f in results.items()]))
 
 
 def print_verdicts(results: dict[str, dict]) -> None:
     for structure, f in results.items():
-        units_ok, recall_ok = f["unit_per_rule"] >= UNIT_FLOOR, f["R@5"] >= RECALL_FLOOR
-        print(f"{structure}: units-per-rule {f['unit_per_rule']:.3f} (floor {UNIT_FLOOR}): {verdict(units_ok)}; "
-              f"hybrid recall@5 {beside(f['R@5'], f['plain R@5'])} (floor {RECALL_FLOOR}): {verdict(recall_ok)}")
+        print(floor(f"{structure}: units per rule >= {UNIT_FLOOR}", f"{f['unit_per_rule']:.3f}",
+                    f["unit_per_rule"] >= UNIT_FLOOR))
+        print(floor(f"{structure}: hybrid recall@5 >= {RECALL_FLOOR}", beside(f["R@5"], f["plain R@5"]),
+                    f["R@5"] >= RECALL_FLOOR))
 
 
 def main() -> int:
