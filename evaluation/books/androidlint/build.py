@@ -84,6 +84,7 @@ def build(snapshot: Snapshot) -> tuple[list[dict], dict]:
             "compliant": [],
             "source": path,
         })
+    return rules, dict(stats)
 
 
 NOTES = {
