@@ -21,6 +21,7 @@ from pathlib import Path
 
 from dualrag.store.code import open_code_store
 from evaluation.core import datasets
+from evaluation.core.report import verdict
 from indexers.code import index_repository
 
 
@@ -65,8 +66,8 @@ def main() -> int:
           f"({inc.parsed} parsed, {inc.written} written, {inc.deleted} deleted)")
     print(f"ratio full/incr.     {full_s / inc_s:.1f}x")
     print(f"exact lookup         {lookup * 1000:.2f} ms (first, building the catalog: {first_lookup * 1000:.0f} ms)")
-    print(f"floors               full < 90 s: {'ok' if full_s < 90 else 'MISSED'}; "
-          f"incremental < 3 s: {'ok' if inc_s < 3 else 'MISSED'}")
+    print(f"floors               full < 90 s: {verdict(full_s < 90)}; "
+          f"incremental < 3 s: {verdict(inc_s < 3)}")
     if args.dense:
         from dualrag.embedding import get_embedder
 

@@ -23,6 +23,7 @@ from dualrag.publish.html import render_html
 from dualrag.source.review_source import ReviewSource
 from dualrag.testing.browser import browser, chromium_path, open_page, unavailable_reason
 from evaluation.core import datasets
+from evaluation.core.report import verdict
 
 FLOOR_S = 2.0
 
@@ -71,7 +72,7 @@ def main() -> int:
           f"driver wall median {wall:.3f} s")
     print(f"network requests: {requests}; finding cards shown: {shown[0] if shown else 0}")
     ok = median < FLOOR_S and requests == 0
-    print(f"floor (< {FLOOR_S:g} s, 0 requests): {'met' if ok else 'NOT met'}")
+    print(f"floor (< {FLOOR_S:g} s, 0 requests): {verdict(ok)}")
     return 0 if ok else 1
 
 

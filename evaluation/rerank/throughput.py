@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from dualrag.rerank import top_k_overlap
+from evaluation.core.report import verdict
 
 INSTALL = ".venv/bin/pip install torch==2.13.0 && .venv/bin/pip install -e '.[bench]'"
 WORDS = ["null", "check", "value", "return", "string", "list", "map", "exception", "error", "logger", "transaction", "commit", "rollback", "database", "query", "select", "update", "delete", "index", "password", "token", "secret", "session", "cookie", "request", "response", "header", "json", "file", "stream", "close", "buffer", "thread", "lock", "synchronized", "volatile", "final", "static", "public", "private", "method", "class", "field", "constant", "naming", "interface", "abstract", "override", "equals", "hashcode", "collection", "iterator", "stream", "lambda", "order", "invoice", "payment", "amount", "currency", "customer", "account", "segment", "element", "message", "flow", "mapping", "schema", "must", "should", "never", "always", "avoid", "prefer", "use", "ensure", "validate", "sanitize", "escape", "encode", "decode", "parse", "format", "the", "a", "of", "to", "in", "for", "with", "when", "before", "after", "if", "else", "while", "try", "catch", "finally", "throw", "new", "return", "void", "int"]
@@ -189,7 +190,7 @@ def main() -> int:
         for name, rate in rates.items():
             print(f"   {name:<13} {rate:7.1f} pairs/s")
         floors["int8 / PyTorch fp32 >= 3x"] = ratio = rates["ONNX int8"] / rates["PyTorch fp32"]
-        print(f"   int8 / PyTorch = {ratio:.2f}x (floor 3x: {'met' if ratio >= 3 else 'NOT met'}); "
+        print(f"   int8 / PyTorch = {ratio:.2f}x (floor 3x: {verdict(ratio >= 3)}); "
               f"ONNX fp32 / PyTorch = {rates['ONNX fp32'] / rates['PyTorch fp32']:.2f}x")
         sweep = []
         for batch in (4, 8, 16, 32):  # the reranker's default batch size comes from this line
@@ -217,7 +218,7 @@ def main() -> int:
     overlaps, errors = agreement(fp32, int8, [(q, c) for q, c, _, _ in cases])
     floors["top-10 overlap >= 0.9"] = mean_overlap = statistics.mean(overlaps)
     print(f"   {len(cases)} queries (bad examples) x 50 rules: top-10 overlap int8 vs fp32 mean {mean_overlap:.3f}, "
-          f"min {min(overlaps):.1f} (floor 0.9: {'met' if mean_overlap >= 0.9 else 'NOT met'}); "
+          f"min {min(overlaps):.1f} (floor 0.9: {verdict(mean_overlap >= 0.9)}); "
           f"int8 logit error {statistics.median(errors):.3f} of the fp32 spread")
     held = [(q, c, i) for q, c, i, h in cases if h]
     for label, model in (("fp32", fp32), ("int8", int8)):
@@ -236,7 +237,7 @@ def main() -> int:
         print(f"   {label}: rerank 50 candidates end to end {statistics.median(times) * 1000:.0f} ms median "
               f"(model load {load * 1000:.0f} ms, once)")
     missed = [name for name, value in floors.items() if value < float(name.split(">= ")[1].rstrip("x"))]
-    print("floors: " + ("all met" if not missed else "NOT met: " + ", ".join(missed)))
+    print(f"floors: {verdict(not missed)}" + (f" ({', '.join(missed)} not met)" if missed else ""))
     return 0
 
 
