@@ -50,8 +50,8 @@ from dualrag.units import RuleSource, RuleUnit
 from indexers.rules.mining import Backgrounds, MiningOptions, load_corpus, mine_book, mine_rule
 from indexers.rules.mining.examples import code_of
 from indexers.rules.mining.tree import rule_words
-from scripts import ROOT
-from scripts.tools.build_rule_books import load_book
+from evaluation import ROOT
+from evaluation.books import load_book
 
 EVAL = ROOT.parent / "shared" / "eval"
 DEV_PDF = EVAL / "kb" / "java-manual-huangshan.pdf"
@@ -164,8 +164,8 @@ def bug_pairs(extra: dict[str, list[RuleUnit]], limit: int = 40, seed: int = 14)
     from dualrag.checks.detectors import bundled_rules, run_detectors
     from dualrag.config import Settings
     from dualrag.diff import ingest
-    from scripts.eval.review_eval.pairs import load_pairs, sample
-    from scripts.eval.review_eval.systems import flagged
+    from evaluation.review.bug_pairs import load_pairs, sample
+    from evaluation.review.systems import flagged
 
     pairs = sample(load_pairs(BUGS), limit, seed)
     settings = Settings()
