@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """`dualrag corpus build` measured: a real fetch from Debian's mirror (network; never run by tests).
 
-    .venv/bin/python -m scripts.bench.corpus_build [--language java,python,kotlin,sql] [--repeat 3] [--parse]
+    .venv/bin/python -m evaluation.bench.corpus_build [--language java,python,kotlin,sql] [--repeat 3] [--parse]
 
 Each repeat builds every language in a fresh temporary folder (the source index fetched first,
 timed on its own), then re-runs the build there (incremental: nothing to fetch). Prints per
@@ -26,7 +26,6 @@ from pathlib import Path
 
 from indexers.corpus import CURATED, PrivateApt, read_manifest
 
-ROOT = Path(__file__).resolve().parents[2]
 DUALRAG = [sys.executable, "-m", "dualrag"]
 
 
@@ -50,6 +49,7 @@ def java_lines(folder: Path) -> int:
 PARSE = """
 import sys, time
 from indexers.rules.mining import load_corpus
+from evaluation import ROOT
 start = time.perf_counter()
 corpus = load_corpus(sys.argv[1], sys.argv[2], 10_000_000)
 corpus.roots()
