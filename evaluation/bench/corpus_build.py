@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from evaluation import ROOT
 from indexers.corpus import CURATED, PrivateApt, read_manifest
 
 DUALRAG = [sys.executable, "-m", "dualrag"]
@@ -49,7 +50,6 @@ def java_lines(folder: Path) -> int:
 PARSE = """
 import sys, time
 from indexers.rules.mining import load_corpus
-from evaluation import ROOT
 start = time.perf_counter()
 corpus = load_corpus(sys.argv[1], sys.argv[2], 10_000_000)
 corpus.roots()
