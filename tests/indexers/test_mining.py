@@ -74,8 +74,10 @@ def test_a_constructor_with_a_double_literal_is_mined_and_verified(corpus_dir):
     assert det is not None and det.kind == "tree-sitter" and det.languages == ["java"]
     assert det.pattern.startswith("((object_creation_expression ") and det.pattern.endswith(
         'arguments: (argument_list (decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
-    assert det.mined == MinedCheck(violating=1, compliant=3, corpus_lines=10_000, corpus_hits=0,
-                                   bits=det.mined.bits, rejected=det.mined.rejected)
+    assert det.mined.model_dump(include={"violating", "compliant", "corpus_lines", "corpus_hits", "other_violating"}) \
+        == {"violating": 1, "compliant": 3, "corpus_lines": 10_000, "corpus_hits": 0, "other_violating": 2}
+    # climbed from the declaration the example assigned it to; without the literal's kind it fires on "0.1"
+    assert det.mined.level == ["descend"] and det.mined.turned_down == {"siblings": "fires on a compliant example of R-1"}
     assert fires(det, "total = total.add(new BigDecimal(2.5));")  # not the example's own line
     assert not fires(det, 'BigDecimal p = new BigDecimal("0.1");') and not fires(det, "BigDecimal.valueOf(0.1);")
     assert report.kept == 3 and report.with_examples == 3
@@ -92,7 +94,7 @@ def test_without_a_corpus_the_most_specific_candidate_is_kept():
 def test_finally_return_and_a_missing_default_are_told_from_their_compliant_examples():
     units, _ = mine_book([BIGDECIMAL, FINALLY, SWITCH], LOOSE)
     finally_det, switch_det = units[1].detect, units[2].detect
-    assert "finally_clause" in finally_det.pattern and "return_statement" in finally_det.pattern
+    assert "finally_clause" in finally_det.pattern + str(finally_det.scope) and "return_statement" in finally_det.pattern
     assert fires(finally_det, FINALLY.bad_examples[0]) and not fires(finally_det, FINALLY.good_examples[0])
     assert fires(switch_det, SWITCH.bad_examples[0]) and not fires(switch_det, SWITCH.good_examples[0])
 
@@ -104,9 +106,12 @@ def test_two_violating_examples_generalise_past_their_made_up_names():
              ["ExecutorService pool = new ThreadPoolExecutor(4, 4, 0L, TimeUnit.SECONDS, queue);"])
     [unit], _ = mine_book([r], LOOSE)
     det = unit.detect
-    assert '"Executors"' in det.pattern and '"newFixedThreadPool"' in det.pattern
+    assert det.kind == "scoped-query" and det.scope.receiver_types == ["Executors"] and \
+        '"newFixedThreadPool"' in det.pattern
     assert "pool" not in det.pattern and "workers" not in det.pattern and "size" not in det.pattern
     assert fires(det, "return Executors.newFixedThreadPool(threads);")
+    assert fires(det, "Executors ex = factory();\nex.newFixedThreadPool(2);")  # any receiver of the type
+    assert not fires(det, "pools.newFixedThreadPool(2);")
 
 
 def test_a_candidate_matching_another_rules_compliant_example_is_rejected_with_the_reason():

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from dualrag.languages.java.grammar_words import JAVA_GRAMMAR_WORDS
+from dualrag.languages.java.roles import JAVA_ROLES
 from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
 
 
@@ -57,4 +58,5 @@ PACK = LanguagePack(
                   "lambda"),
     containers=("class", "interface", "enum", "record", "annotation"),
     grammar_words=JAVA_GRAMMAR_WORDS,
+    roles=JAVA_ROLES,
 )
