@@ -76,8 +76,11 @@ def test_a_constructor_with_a_double_literal_is_mined_and_verified(corpus_dir):
         'arguments: (argument_list (decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
     assert det.mined.model_dump(include={"violating", "compliant", "corpus_lines", "corpus_hits", "other_violating"}) \
         == {"violating": 1, "compliant": 3, "corpus_lines": 10_000, "corpus_hits": 0, "other_violating": 2}
-    # climbed from the declaration the example assigned it to; without the literal's kind it fires on "0.1"
-    assert det.mined.level == ["descend"] and det.mined.turned_down == {"siblings": "fires on a compliant example of R-1"}
+    # climbed from the declaration the example assigned it to; without the literal's kind it fires on "0.1",
+    # so the sibling structure is dropped but that kind is added back
+    assert det.mined.level == ["descend", "siblings+contrast"]
+    assert det.pattern == ('((object_creation_expression type: (type_identifier) @c0 arguments: (argument_list '
+                           '(decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
     assert fires(det, "total = total.add(new BigDecimal(2.5));")  # not the example's own line
     assert not fires(det, 'BigDecimal p = new BigDecimal("0.1");') and not fires(det, "BigDecimal.valueOf(0.1);")
     assert report.kept == 3 and report.with_examples == 3

@@ -48,8 +48,9 @@ from .report import ClimbStep, MiningReport, Rejected, RuleMining
 from .verify import NO_VARIANTS, Corpus, ExamplePool, Variants, load_corpus
 from .words import RuleWords, rule_words
 
-__all__ = ["Backgrounds", "ClimbStep", "Corpus", "MiningOptions", "MiningReport", "Rejected", "RuleMining",
-           "Variants", "load_corpus", "mine_book", "mine_rule", "options_from_config", "rule_words"]
+__all__ = ["Backgrounds", "ClimbStep", "Corpus", "ExamplePool", "MiningOptions", "MiningReport", "Rejected",
+           "RuleMiner", "RuleMining", "Variants", "example_language", "load_corpus", "mine_book", "mine_rule",
+           "options_from_config", "rule_words", "run_miners", "words_of"]
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,15 @@ class Backgrounds:
         for line in tok.code_lines(code):
             self.tokens.add(tok.normalise(line, declared, nothing, nothing.roles.keywords), sign)
 
+    def without(self, examples: Sequence[tuple[str, str]]) -> Backgrounds:
+        """These counts with some examples (code, language) taken out, read-only: what a held-out
+        fold mines with, without copying the book's counts for every fold."""
+        held = Backgrounds()
+        for code, language in examples:
+            held.add(code, language)
+        return Backgrounds({lang: bg.without(held.trees.get(lang, tree.Background())) for lang, bg in self.trees.items()},
+                           self.tokens.without(held.tokens))
+
 
 def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(), document: str = "",
               variants: Mapping[str, Variants] | None = None) -> tuple[list[RuleUnit], MiningReport]:
@@ -146,8 +156,8 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
         elif options.disabled is not None and options.disabled(unit.rule_id):
             results[i] = RuleMining(unit.rule_id, "disabled", note="[rules] disable names it")
         else:
-            miner = RuleMiner(unit.rule_id, rule_words(unit.title, unit.text, language=language), language, bad, good,
-                              compliant, bg, options, (variants or {}).get(unit.rule_id, NO_VARIANTS))
+            miner = RuleMiner(unit.rule_id, words_of(unit, language, options), language, bad, good, compliant, bg,
+                              options, (variants or {}).get(unit.rule_id, NO_VARIANTS))
             miners.append(miner)
             results[i] = miner.result
         results[i].violating = len(unit.bad_examples)
@@ -165,6 +175,11 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
         out.append(unit)
     report.seconds = time.perf_counter() - start
     return out, report
+
+
+def words_of(unit: RuleUnit, language: str, options: MiningOptions) -> RuleWords:
+    """What a rule's title and text name (without `generalise`: its ASCII words, as before)."""
+    return rule_words(unit.title, unit.text, language=language, constructs=options.generalise)
 
 
 # ------------------------------------------------------------------------------------ rule

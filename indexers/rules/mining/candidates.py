@@ -33,15 +33,16 @@ def order_key(cand: tree.TreeCandidate, prefer: str, said_first: bool = False) -
 
 def tree_candidates(language: str, violating: Sequence[str], own_compliant: Sequence[str], words: RuleWords,
                     bg: tree.Background, limit: int, prefer: str = "specific",
-                    said_first: bool = False) -> list[tuple[tree.TreeCandidate, str]]:
+                    said_first: bool = False, scoped: bool = True) -> list[tuple[tree.TreeCandidate, str]]:
     """Tree-sitter candidates in `order_key` order, each with "" or why it was dropped before
-    verification (does not compile, cannot be told from a compliant example of the rule)."""
+    verification (does not compile, cannot be told from a compliant example of the rule).
+    `scoped` False: plain queries only (no place at any depth, no receiver's type)."""
     parsed = [parse_example(c, language) for c in violating]
     if any(p is None or error_share(p) > MAX_ERROR_SHARE for p in parsed):
         return []  # not code of this language (SQL, a config line, prose the clean-up kept)
     per_example: list[dict[str, list[dict]]] = []
     for p in parsed:
-        ctx = tree.context(p, words)
+        ctx = tree.context(p, words, scoped)
         by_type: dict[str, list[dict]] = {}
         for node in tree.anchors(p, words.roles):
             feats = tree.features(node, p, ctx)

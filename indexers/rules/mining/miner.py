@@ -62,6 +62,7 @@ class _Climb:
     passes: int = 1
     taken: int = 0
     tried: set[str] = field(default_factory=set)  # patterns (and scopes) tried, each once
+    special: Candidate | None = None  # a turned-down step specialised against the compliant code it hit
 
 
 class RuleMiner:
@@ -103,7 +104,7 @@ class RuleMiner:
                         ("general" if self.corpus is not None else "specific")
                     said_first = False
                 found = tree_candidates(self.language, self.violating, self.own_compliant, self.words, self._trees,
-                                        opts.max_candidates, prefer, said_first)
+                                        opts.max_candidates, prefer, said_first, scoped=opts.generalise)
                 self._dropped += [Rejected("tree-sitter", c.pattern, round(c.bits, 1), why) for c, why in found if why]
                 self._queue = [_candidate(c, self.language) for c, why in found if not why]
             else:
@@ -132,6 +133,7 @@ class RuleMiner:
                     return cand
                 if cand.step:
                     self._turn_down(cand, verdict.reason)
+                    self._contrast_step(cand, verdict.compliant_hit)
                 else:
                     self.result.rejected.append(Rejected(cand.kind, cand.pattern, round(cand.bits, 1), verdict.reason))
                     self._contrast(cand, verdict.compliant_hit)
@@ -156,6 +158,9 @@ class RuleMiner:
         """The next lattice step's candidate from the best so far (None: that step changes nothing)."""
         climb = self._climb
         assert climb is not None and climb.best.tree is not None
+        if climb.special is not None:
+            special, climb.special = climb.special, None
+            return special
         if not climb.pending:
             retry = [step for step, taken in climb.failed if taken < climb.taken]
             if retry and climb.passes == 1:  # a step taken since may let an earlier one pass
@@ -181,8 +186,19 @@ class RuleMiner:
 
     def _turn_down(self, cand: Candidate, reason: str) -> None:
         assert self._climb is not None
-        self._climb.failed.append((cand.step, self._climb.taken))
+        self._climb.failed.append((cand.step.split("+")[0], self._climb.taken))
         self.result.climb.append(ClimbStep(cand.step, cand.detector.kind, cand.pattern, reason))
+
+    def _contrast_step(self, cand: Candidate, compliant: str | None) -> None:
+        """A lattice step that fired on a compliant example is tried once more, specialised
+        against it (a path that tells them apart added back): general except where the book
+        shows it must not be."""
+        climb = self._climb
+        if compliant is None or cand.tree is None or climb is None or cand.step.endswith("+contrast"):
+            return
+        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees)
+        if special is not None and not why and special.pattern != cand.pattern:
+            climb.special = _candidate(special, self.language, f"{cand.step}+contrast")
 
     def _contrast(self, cand: Candidate, compliant: str | None) -> None:
         """A tree-sitter candidate that fired on another rule's compliant example is specialised

@@ -113,12 +113,28 @@ class TokenCandidate:
     required: tuple[str, ...]  # spelled words a line must contain
 
 
+class Difference:
+    """Counts of one counter minus another's, read-only: a book's background with a held-out
+    fold's examples taken out, without copying the book's counts for every fold."""
+
+    def __init__(self, base, minus) -> None:
+        self.base, self.minus = base, minus
+
+    def __getitem__(self, key) -> int:
+        return self.base[key] - self.minus[key]
+
+
 class TokenBackground:
     """How often each token occurs in a book's example lines."""
 
     def __init__(self) -> None:
-        self.counts: Counter = Counter()
+        self.counts: Counter | Difference = Counter()
         self.total = 0
+
+    def without(self, other: TokenBackground) -> TokenBackground:
+        out = TokenBackground()
+        out.counts, out.total = Difference(self.counts, other.counts), self.total - other.total
+        return out
 
     def add(self, tokens: Sequence[str | None], sign: int = 1) -> None:
         for tok in tokens:

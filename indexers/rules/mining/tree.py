@@ -35,6 +35,7 @@ from dualrag.scoped_query import declared_types
 from dualrag.units import Detector, QueryScope
 
 from .examples import Parsed, raw_root, text
+from .tokens import Difference
 from .words import RuleWords, rule_words
 
 __all__ = ["Background", "Context", "TreeCandidate", "rule_words"]
@@ -83,6 +84,7 @@ class Context:
     declared: frozenset[str]
     words: RuleWords
     types: dict[str, set[str]] = field(default_factory=dict)  # declared name -> simple type names
+    scoped: bool = True  # paths a scoped query needs (places at any depth, receivers' types) too
 
     @property
     def roles(self) -> GrammarRoles:
@@ -135,8 +137,8 @@ def receiver_types(node, parent, fld: str, ctx: Context) -> set[str]:
     return set()
 
 
-def context(parsed: Parsed, words: RuleWords) -> Context:
-    return Context(parsed.declared, words, declared_types(parsed.language, parsed.root))
+def context(parsed: Parsed, words: RuleWords, scoped: bool = True) -> Context:
+    return Context(parsed.declared, words, declared_types(parsed.language, parsed.root) if scoped else {}, scoped)
 
 
 def _field(node, index: int) -> str:
@@ -163,7 +165,7 @@ def features(node, parsed: Parsed, ctx: Context) -> dict[Path, int]:
         up = up + (("u", _field_of(current), parent.type),)
         out[up] = 0
         current = parent
-    for kind in places_around(node, parsed, ctx.roles):
+    for kind in places_around(node, parsed, ctx.roles) if ctx.scoped else ():
         out.setdefault((("a", kind),), 0)
     return out
 
@@ -200,7 +202,7 @@ def _below(node, prefix: Path, depth: int, parsed: Parsed, ctx: Context, out: di
             value = meaningful_text(child, node, fld, ctx)
             if value is not None:
                 out.setdefault(prefix + (("c", fld, child.type, value),), i)
-            for kind in receiver_types(child, node, fld, ctx):
+            for kind in receiver_types(child, node, fld, ctx) if ctx.scoped else ():
                 out.setdefault(path + (("r", kind),), i)
             if depth + 1 < MAX_DEPTH:
                 _below(child, path, depth + 1, parsed, ctx, out)
@@ -263,6 +265,11 @@ class Background:
             seen.update(("a", kind) for kind in places_around(node, parsed, ctx.roles))
             for step in seen:
                 self.steps[(node.type, step)] += sign
+
+    def without(self, other: Background) -> Background:
+        """These counts with another background's taken out (read-only)."""
+        return Background(Difference(self.types, other.types), Difference(self.steps, other.steps),  # type: ignore[arg-type]
+                          self.total - other.total)
 
     def type_bits(self, node_type: str) -> float:
         return -math.log2((self.types[node_type] + PRIOR_WEIGHT * PRIOR_TYPE) / (self.total + PRIOR_WEIGHT))

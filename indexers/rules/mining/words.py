@@ -63,18 +63,22 @@ class RuleWords:
         return len(self.words)
 
 
-def rule_words(*texts: str, language: str = "java") -> RuleWords:
-    """What a rule's title and text name, read with the language pack's construct vocabulary."""
+def rule_words(*texts: str, language: str = "java", constructs: bool = True) -> RuleWords:
+    """What a rule's title and text name, read with the language pack's construct vocabulary.
+    `constructs` False: its ASCII words only, every one (how the miner before issue 42 read a rule)."""
     text = "\n".join(t for t in texts if t)
     code = _code_words(text)
     words: set[str] = set()
     for m in _WORD.finditer(text):
         word = m.group(0)
         lower = word.lower()
-        if lower in PROSE_KEYWORDS and not (lower in code or _as_code(text, m.start(), m.end())):
+        if constructs and lower in PROSE_KEYWORDS and not (lower in code or _as_code(text, m.start(), m.end())):
             continue
         words.add(lower)
-        words.update(p.lower() for p in _CAMEL.findall(word) if len(p) > 2 and p.lower() not in PROSE_KEYWORDS)
+        words.update(p.lower() for p in _CAMEL.findall(word)
+                     if len(p) > 2 and not (constructs and p.lower() in PROSE_KEYWORDS))
+    if not constructs:
+        return RuleWords(frozenset(words), roles=roles_of(language))
     operators = set(_OPERATOR.findall(text))
     operators.update(w for w in words if w in roles_of(language).keywords)
     types: set[str] = set()

@@ -1,0 +1,106 @@
+"""Independent files: code the book never showed (`scripts/eval/independent/<book>/cases.jsonl` and
+its `files/`, written by someone else, never given to the miner, never used to choose anything),
+scored as the issue's shared formats say:
+
+- every mined detector of the book runs on every file as a review runs it (the whole file as
+  added lines);
+- recall: violating files on which the detector of the file's rule fires within 2 lines of a
+  labelled line, over violating files;
+- precision: TP / (TP + FP), an FP being the file's-rule detector firing on a compliant file of
+  that rule, or on its violating file only away from the labelled lines;
+- cross-fires (informational): other rules' detectors firing on a file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dualrag.rulebook import detector_rows
+from dualrag.units import Detector
+
+from .books import INDEPENDENT
+
+NEAR = 2  # lines from a labelled line a hit may be
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    rule: str
+    label: str
+    lines: tuple[int, ...]
+    language: str
+
+    def text(self) -> str:
+        return self.path.read_text(encoding="utf-8", errors="replace")
+
+
+@dataclass
+class Independent:
+    violating: int = 0
+    compliant: int = 0
+    tp: int = 0
+    fp: int = 0
+    cross: int = 0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / self.violating if self.violating else 0.0
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+
+def cases(book: str) -> list[Case] | None:
+    """The book's independent cases, or None when it has none yet."""
+    path = INDEPENDENT / book / "cases.jsonl"
+    if not path.is_file():
+        return None
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out.append(Case(path.parent / row["file"], row["rule"], row["label"], tuple(row.get("lines") or ()),
+                            row.get("language") or "java"))
+    return out
+
+
+def compliant_code(book: str) -> dict[str, list[str]]:
+    """The independent compliant files of each rule (held-out precision counts them as negatives)."""
+    out: dict[str, list[str]] = {}
+    for case in cases(book) or ():
+        if case.label == "compliant":
+            out.setdefault(case.rule, []).append(case.text())
+    return out
+
+
+def _rows(detector: Detector, language: str, text: str) -> list[int]:
+    try:
+        return [r + 1 for r in detector_rows(detector, language, text)]
+    except Exception:  # noqa: BLE001 - a query this grammar refuses fires nowhere
+        return []
+
+
+def score(book: str, detectors: Mapping[str, Detector]) -> Independent | None:
+    found = cases(book)
+    if found is None:
+        return None
+    out = Independent()
+    for case in found:
+        text = case.text()
+        own = detectors.get(case.rule)
+        hits = _rows(own, case.language, text) if own is not None else []
+        if case.label == "violating":
+            out.violating += 1
+            near = any(abs(h - line) <= NEAR for h in hits for line in case.lines)
+            out.tp += near
+            out.fp += bool(hits) and not near
+        else:
+            out.compliant += 1
+            out.fp += bool(hits)
+        out.cross += sum(1 for rid, det in detectors.items() if rid != case.rule and _rows(det, case.language, text))
+    return out
