@@ -82,7 +82,8 @@ def declared_types(language: str, root) -> dict[str, set[str]]:
         node = stack.pop()
         stack.extend(node.named_children)
         for type_at, name_at in specs.get(node.type, ()):
-            types = {type_name(_text(t)) for t in locate(node, type_at)} - {""}
+            # a type's name is capitalised (`x = make()` does not make `x` a `make`; primitives have no calls)
+            types = {n for t in locate(node, type_at) if (n := type_name(_text(t)))[:1].isupper()}
             if not types:
                 continue
             for name in locate(node, name_at):

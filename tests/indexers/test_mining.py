@@ -318,3 +318,63 @@ def test_a_missing_mining_corpus_is_a_configuration_error(in_tmp, capsys):
     assert code == 2 and "mining_corpus" in err and "not a folder" in err
     code, _, err = run(["rules", "inspect", "rules.md", "--config", "cfg.toml", "--no-mine"], capsys)
     assert code == 0, err
+
+
+# ------------------------------------------------------------------ issue 42: variants, counting, held-out views
+
+
+def test_variants_only_verify_a_candidate_never_make_one():
+    from indexers.rules.mining import Variants
+
+    plain, _ = mine_book([BIGDECIMAL], LOOSE)
+    assert plain[0].detect is not None
+    # a violating variant the example's pattern misses: no candidate of the example may pass without it
+    missed = Variants(violating=("BigDecimal.valueOf(0.1).add(x);",))
+    units, report = mine_book([BIGDECIMAL], LOOSE, variants={"R-1": missed})
+    result = report.by_id()["R-1"]
+    assert units[0].detect is None or fires(units[0].detect, missed.violating[0])
+    assert any(r.reason == "misses violating variant 1" for r in result.rejected)
+    # a compliant variant the plain detector fires on turns it down; the kept one says it was checked
+    hit = Variants(compliant=("BigDecimal price = new BigDecimal(0.5, MathContext.DECIMAL64);",))
+    assert fires(plain[0].detect, hit.compliant[0])
+    units, report = mine_book([BIGDECIMAL], LOOSE, variants={"R-1": hit})
+    det = units[0].detect
+    assert det is None or (not fires(det, hit.compliant[0]) and det.mined.variants == 1)
+    assert any("compliant variant 1" in r.reason for r in report.by_id()["R-1"].rejected) or \
+        any("compliant variant 1" in c.outcome for c in report.by_id()["R-1"].climb)
+
+
+def test_the_corpus_index_counts_what_running_every_detector_everywhere_counts(corpus_dir):
+    from dualrag.units import QueryScope
+
+    corpus = load_corpus(corpus_dir, "java")
+    detectors = [
+        Detector(kind="tree-sitter", pattern='((method_invocation name: (identifier) @n) @violation (#eq? @n "get"))'),
+        Detector(kind="tree-sitter", pattern="(object_creation_expression arguments: (argument_list (string_literal))) "
+                                             "@violation"),
+        Detector(kind="scoped-query", pattern="(return_statement) @violation", scope=QueryScope(inside=["method_declaration"])),
+        Detector(kind="scoped-query", pattern="((method_invocation object: (identifier) @receiver) @violation)",
+                 scope=QueryScope(receiver_types=["List"])),
+        Detector(kind="regex", pattern=r"String x = null"),
+    ]
+    everywhere = [sum(len(detector_rows(d, "java", text)) for text in corpus.fragments().texts) for d in detectors]
+    assert corpus.count(detectors, [()] * len(detectors)) == everywhere
+    assert everywhere[0] == 4998 and everywhere[2] == 4998 and everywhere[3] == 4998 and everywhere[4] == 4997
+    assert 10 < corpus.hits(detectors[0], stop_after=10) <= 10 + 40  # counting stops in the fragment past the limit
+
+
+def test_a_held_out_fold_mines_with_the_books_counts_less_its_own_examples():
+    from indexers.rules.mining import Backgrounds
+
+    codes = [BIGDECIMAL.bad_examples[0], FINALLY.bad_examples[0], SWITCH.bad_examples[0]]
+    every, rest = Backgrounds(), Backgrounds()
+    for code in codes:
+        every.add(code, "java")
+    for code in codes[1:]:
+        rest.add(code, "java")
+    view = every.without([(codes[0], "java")])
+    step = ("c", "arguments", "argument_list", None)
+    for node_type in ("object_creation_expression", "return_statement", "block"):
+        assert view.trees["java"].type_bits(node_type) == rest.trees["java"].type_bits(node_type)
+        assert view.trees["java"].step_bits(node_type, step) == rest.trees["java"].step_bits(node_type, step)
+    assert view.tokens.bits("BigDecimal", frozenset()) == rest.tokens.bits("BigDecimal", frozenset())

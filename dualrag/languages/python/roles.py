@@ -18,7 +18,7 @@ PYTHON_ROLES = GrammarRoles(
                ("assignment", "left"), ("augmented_assignment", "left"), ("list_splat_pattern", ""),
                ("dictionary_splat_pattern", ""), ("for_in_clause", "left"), ("global_statement", "")),
     typed=(("typed_parameter", "type", "identifier"), ("typed_default_parameter", "type", "name"),
-           ("assignment", "type", "left"), ("assignment", "right/call/function", "left")),
+           ("assignment", "type", "left"), ("assignment", "right/function", "left")),
     receivers=(("attribute", "object"),),
     places=frozenset({"finally_clause", "except_clause", "try_statement", "for_statement", "while_statement",
                       "with_statement", "function_definition", "class_definition", "lambda", "if_statement",

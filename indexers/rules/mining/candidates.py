@@ -46,8 +46,8 @@ def tree_candidates(language: str, violating: Sequence[str], own_compliant: Sequ
         by_type: dict[str, list[dict]] = {}
         for node in tree.anchors(p, words.roles):
             feats = tree.features(node, p, ctx)
-            if not feats and node.named_child_count == 0:
-                continue
+            if node.named_child_count == 0 and (not feats or (scoped and (("t",) not in {q[0][:1] for q in feats}))):
+                continue  # a leaf says something by its own text only (with the lattice: never by where it sits)
             by_type.setdefault(node.type, []).append(feats)
         per_example.append(by_type)
     common = set(per_example[0])
@@ -90,9 +90,11 @@ def _raw_parsed(language: str, code: str) -> Parsed:
 
 
 def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str], own_compliant: Sequence[str],
-               words: RuleWords, bg: tree.Background) -> tuple[tree.TreeCandidate | None, str]:
+               words: RuleWords, bg: tree.Background,
+               within: dict | None = None) -> tuple[tree.TreeCandidate | None, str]:
     """The candidate made to miss the rule's own compliant examples by the contrast: a path the
-    compliant node lacks added back, a field only it has negated, a word only it has excluded."""
+    compliant node lacks added back, a field only it has negated, a word only it has excluded.
+    `within`: only paths of these (a more specific candidate's) may be added back, nothing else."""
     literals = roles_of(language).literals
     for _ in range(4):
         det = cand.detector(language)
@@ -104,7 +106,8 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
         comp_nodes = tree.captured(language, cand.pattern, code)
         viol_nodes = [n for c in violating for n in tree.captured(language, cand.pattern, c)]
         comp_feats = [tree.features(n, comp_parsed, tree.context(comp_parsed, words)) for n in comp_nodes]
-        missing = [p for p in cand.full if p not in cand.paths and all(p not in f for f in comp_feats)]
+        missing = [p for p in cand.full if p not in cand.paths and all(p not in f for f in comp_feats)
+                   and (within is None or p in within)]
         # a literal's kind tells them apart as well as its value does, and generalises
         missing = [p for p in missing if not (p[-1][0] == "c" and p[-1][3] is not None and p[-1][2] in literals
                                               and p[:-1] + (("c", p[-1][1], p[-1][2], None),) in missing)]
@@ -116,6 +119,8 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
                 paths.setdefault(best[:k], cand.full.get(best[:k], 0))
             nxt = tree.candidate(cand.anchor, paths, cand.full, bg, words, relevance=cand.relevance,
                                  negated=cand.negated_fields, excluded=cand.excluded_words)
+        elif within is not None:
+            nxt = None
         else:
             viol_fields = {_fields(n) for n in viol_nodes}
             only = sorted(set().union(*(_fields(n) for n in comp_nodes)) - set().union(*viol_fields)) \

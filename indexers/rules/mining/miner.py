@@ -191,13 +191,18 @@ class RuleMiner:
 
     def _contrast_step(self, cand: Candidate, compliant: str | None) -> None:
         """A lattice step that fired on a compliant example is tried once more, specialised
-        against it (a path that tells them apart added back): general except where the book
-        shows it must not be."""
+        against it (a path the step took away that tells them apart added back): general except
+        where the book shows it must not be."""
         climb = self._climb
         if compliant is None or cand.tree is None or climb is None or cand.step.endswith("+contrast"):
             return
-        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees)
-        if special is not None and not why and special.pattern != cand.pattern:
+        assert climb.best.tree is not None
+        # only what the step took away may come back: anything else is another shape of the
+        # example, not a generalisation of the best so far
+        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees,
+                                  within=climb.best.tree.paths)
+        if special is not None and not why and special.pattern != cand.pattern and \
+                not set(climb.best.tree.paths) <= set(special.paths):  # all of it back: no more general
             climb.special = _candidate(special, self.language, f"{cand.step}+contrast")
 
     def _contrast(self, cand: Candidate, compliant: str | None) -> None:
