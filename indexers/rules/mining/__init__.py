@@ -42,6 +42,7 @@ from dualrag.units import RuleUnit
 
 from . import tokens as tok
 from . import tree
+from .corpus import Fragments
 from .examples import code_of, parse_example, roles_of
 from .miner import RuleMiner, run_miners
 from .report import ClimbStep, MiningReport, Rejected, RuleMining
@@ -147,6 +148,7 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
     out: list[RuleUnit] = []
     results: dict[int, RuleMining] = {}
     miners: list[RuleMiner] = []
+    indexes: dict[str, Fragments] = {}  # the book's compliant code, indexed once per language
     for i, unit in enumerate(units):
         if not unit.bad_examples:
             continue
@@ -156,8 +158,9 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
         elif options.disabled is not None and options.disabled(unit.rule_id):
             results[i] = RuleMining(unit.rule_id, "disabled", note="[rules] disable names it")
         else:
+            index = indexes.setdefault(language, Fragments(language, [c for _, c in compliant], examples=True))
             miner = RuleMiner(unit.rule_id, words_of(unit, language, options), language, bad, good, compliant, bg,
-                              options, (variants or {}).get(unit.rule_id, NO_VARIANTS))
+                              options, (variants or {}).get(unit.rule_id, NO_VARIANTS), index)
             miners.append(miner)
             results[i] = miner.result
         results[i].violating = len(unit.bad_examples)

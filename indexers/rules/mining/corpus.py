@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from threading import Lock
 
@@ -33,18 +34,42 @@ _NODE = re.compile(r"\(([A-Za-z]\w*)")
 def needs(detector: Detector) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
     """What a fragment must hold for a query detector to match there: node types, words, and
     other texts (checked as substrings)."""
+    scope = detector.scope
+    return _needs(detector.pattern, tuple(scope.inside) if scope else (), tuple(scope.receiver_types) if scope else ())
+
+
+def may_fire(detector: Detector, language: str, text: str) -> bool:
+    """False when a query detector cannot match in `text` parsed as a fragment: a word or text it
+    compares with, or a node type it names, is not there (cheap tests before running it)."""
+    types, words, others = needs(detector)
+    return all(w in text for w in words) and all(o in text for o in others) and types <= fragment_types(language, text)
+
+
+@lru_cache(maxsize=8192)
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text))
+
+
+@lru_cache(maxsize=8192)
+def fragment_types(language: str, text: str) -> frozenset[str]:
+    """The node types of a text parsed as a fragment (an example: parsed once)."""
+    from .examples import raw_root
+
+    return frozenset(_node_types(raw_root(language, text)))
+
+
+@lru_cache(maxsize=8192)
+def _needs(pattern: str, inside: tuple[str, ...], receivers: tuple[str, ...]):
     texts: list[str] = []
-    for predicate in _PREDICATE.findall(detector.pattern):
+    for predicate in _PREDICATE.findall(pattern):
         m = _EQ.match(predicate)
         if m:
             texts.append(_unquote(m.group(1)))
-    rest = _PREDICATE.sub(" ", detector.pattern)
+    rest = _PREDICATE.sub(" ", pattern)
     tokens = [_unquote(t[1:-1]) for t in _STRING.findall(rest)]  # anonymous nodes: keywords, operators
-    types = set(_NODE.findall(_STRING.sub(" ", rest)))
-    if detector.scope is not None:
-        types.update(detector.scope.inside)
-        if len(detector.scope.receiver_types) == 1:  # a receiver of the type, or the type itself: its name is there
-            texts.append(detector.scope.receiver_types[0])
+    types = set(_NODE.findall(_STRING.sub(" ", rest))) | set(inside)
+    if len(receivers) == 1:  # a receiver of the type, or the type itself: its name is there
+        texts.append(receivers[0])
     words = {t for t in texts + tokens if _WORD.fullmatch(t)}
     others = tuple(t for t in texts if not _WORD.fullmatch(t))
     return frozenset(types), frozenset(words), others
@@ -56,20 +81,28 @@ def _unquote(value: str) -> str:
 
 @dataclass
 class Fragments:
-    """Texts of one language, each parsed alone, indexed by node type and word on first use."""
+    """Texts of one language, each parsed alone, indexed by node type and word on first use.
+    `examples`: the texts are a book's examples, parsed and read once per process however many
+    sets (a held-out fold's, a rule's) they are in; a corpus's windows are parsed here."""
 
     language: str
     texts: list[str] = field(default_factory=list)
+    examples: bool = False
     _roots: list | None = None
     _types: dict[str, set[int]] | None = None
     _words: dict[str, set[int]] | None = None
     _lock: Lock = field(default_factory=Lock)
 
     def roots(self) -> list:
+        from .examples import raw_root
+
         with self._lock:
             if self._roots is None or len(self._roots) != len(self.texts):
-                parser = languages.parser(self.language)
-                self._roots = [parser.parse(t.encode("utf-8", "replace")).root_node for t in self.texts]
+                if self.examples:
+                    self._roots = [raw_root(self.language, t) for t in self.texts]
+                else:
+                    parser = languages.parser(self.language)
+                    self._roots = [parser.parse(t.encode("utf-8", "replace")).root_node for t in self.texts]
                 self._types = self._words = None
             return self._roots
 
@@ -80,12 +113,18 @@ class Fragments:
                 types: dict[str, set[int]] = {}
                 words: dict[str, set[int]] = {}
                 for i, root in enumerate(roots):
-                    for kind in _node_types(root):
+                    text = self.texts[i]
+                    kinds = fragment_types(self.language, text) if self.examples else _node_types(root)
+                    for kind in kinds:
                         types.setdefault(kind, set()).add(i)
-                    for word in set(_WORD.findall(self.texts[i])):
+                    for word in _words_of(text) if self.examples else set(_WORD.findall(text)):
                         words.setdefault(word, set()).add(i)
                 self._types, self._words = types, words
             return self._types, self._words
+
+    def first(self, detector: Detector) -> int | None:
+        """The first text the detector fires on, or None."""
+        return next((i for i, _ in self.fired(detector)), None)
 
     def candidates(self, detector: Detector) -> list[int]:
         """The fragments a query detector may match in (in order)."""
@@ -200,11 +239,19 @@ class ExamplePool:
         return sum(1 for rid, _ in self.examples if rid != rule_id)
 
     def count(self, detectors: Sequence[Detector], rule_ids: Sequence[str]) -> list[int]:
-        """How many other rules' violating examples each detector fires on."""
+        """How many other rules' violating examples each detector fires on (counting stops one
+        past what the rule is allowed)."""
         if self._fragments is None or len(self._fragments.texts) != len(self.examples):
-            self._fragments = Fragments(self.language, [code for _, code in self.examples])
-        return [sum(1 for i, _ in self._fragments.fired(d) if self.examples[i][0] != rid)
-                for d, rid in zip(detectors, rule_ids, strict=True)]
+            self._fragments = Fragments(self.language, [code for _, code in self.examples], examples=True)
+        out = []
+        for detector, rule_id in zip(detectors, rule_ids, strict=True):
+            limit, n = self.allowed(rule_id), 0
+            for i, _ in self._fragments.fired(detector):
+                n += self.examples[i][0] != rule_id
+                if n > limit:
+                    break
+            out.append(n)
+        return out
 
 
 _CORPORA: dict[tuple[str, str, int], Corpus] = {}

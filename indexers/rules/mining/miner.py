@@ -23,6 +23,7 @@ from dualrag.units import Detector, MinedCheck
 from . import lattice, tree
 from . import tokens as tok
 from .candidates import specialise, tree_candidates
+from .corpus import Fragments
 from .examples import parse_example
 from .report import ClimbStep, Rejected, RuleMining
 from .verify import NO_VARIANTS, ExamplePool, Variants, verify
@@ -68,7 +69,8 @@ class _Climb:
 class RuleMiner:
     def __init__(self, rule_id: str, words: RuleWords, language: str, violating: Sequence[str],
                  own_compliant: Sequence[str], book_compliant: Sequence[tuple[str, str]], bg: Backgrounds,
-                 options: MiningOptions, variants: Variants = NO_VARIANTS) -> None:
+                 options: MiningOptions, variants: Variants = NO_VARIANTS,
+                 compliant_index: Fragments | None = None) -> None:
         self.result = RuleMining(rule_id, "none", violating=len(violating))
         self.words, self.language, self.violating = words, language, list(violating)
         self.own_compliant, self.book_compliant, self.bg, self.options = list(own_compliant), book_compliant, bg, options
@@ -80,6 +82,7 @@ class RuleMiner:
         self._stage = "tree"
         self._dropped: list[Rejected] = []
         self._climb: _Climb | None = None
+        self._compliant = compliant_index  # `book_compliant`'s code indexed (shared by a book's miners)
         self.tried = 0
         self.done = not violating
         if not violating:
@@ -142,10 +145,12 @@ class RuleMiner:
             self.seconds += time.perf_counter() - start
 
     def _verify(self, cand: Candidate):
+        if self._compliant is None:
+            self._compliant = Fragments(self.language, [c for _, c in self.book_compliant], examples=True)
         return verify(cand.detector, self.language, self.violating, self.book_compliant, corpus=self.corpus,
                       max_hits_per_10k=self.options.max_hits_per_10k, bits=cand.bits, named=cand.named,
                       min_bits=self.options.min_bits, required=cand.required, corpus_later=True,
-                      variants=self.variants)
+                      variants=self.variants, compliant_index=self._compliant)
 
     def _next_search(self) -> Candidate | None:
         self._fill()
@@ -223,7 +228,7 @@ class RuleMiner:
         violating examples it fires on, `hits` clean-corpus lines (None: no corpus)."""
         reason = ""
         if book_hits > book_allowed:
-            reason = (f"fires on {book_hits} violating examples of other rules of the book (limit {book_allowed}): "
+            reason = (f"fires on more than {book_allowed} violating examples of other rules of the book: "
                       "what much of the book's code has, not what this rule forbids")
         elif self.corpus is not None and hits is not None:
             allowed = self.options.max_hits_per_10k * self.corpus.lines / 10_000

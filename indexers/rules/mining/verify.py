@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dualrag.rulebook import detector_rows
+from dualrag.rulebook import detector_rows, tree_rows
 from dualrag.units import Detector
 
-from .corpus import Corpus, ExamplePool, load_corpus
+from .corpus import Corpus, ExamplePool, Fragments, load_corpus, may_fire
+from .examples import raw_root
 
 __all__ = ["NO_VARIANTS", "Corpus", "ExamplePool", "Variants", "Verdict", "load_corpus", "verify"]
 
@@ -59,16 +60,21 @@ class Verdict:
 def verify(detector: Detector, language: str, violating: Sequence[str],
            compliant: Sequence[tuple[str, str]], *, corpus: Corpus | None, max_hits_per_10k: float,
            bits: float, named: bool, min_bits: float, required: Sequence[str] = (),
-           corpus_later: bool = False, variants: Variants = NO_VARIANTS) -> Verdict:
+           corpus_later: bool = False, variants: Variants = NO_VARIANTS,
+           compliant_index: Fragments | None = None) -> Verdict:
     """(a), (b), (c) above, and the rule's verification-only `variants`; `compliant`: (rule id,
     code) of every compliant example of the book. `corpus_later`: (c) is left to the caller
-    (`Corpus.count`, many candidates at once)."""
+    (`Corpus.count`, many candidates at once). `compliant_index`: `compliant`'s code indexed once
+    by the caller (a miner checks many candidates on it)."""
     for i, code in enumerate(violating, 1):
         if not _fires(detector, language, code):
             return Verdict(False, f"misses violating example {i} (as a diff fragment)")
-    for rule_id, code in compliant:
-        if _fires(detector, language, code):
-            return Verdict(False, f"fires on a compliant example of {rule_id}", compliant_hit=code)
+    index = compliant_index if compliant_index is not None else Fragments(language, [c for _, c in compliant],
+                                                                          examples=True)
+    hit = index.first(detector)
+    if hit is not None:
+        rule_id, code = compliant[hit]
+        return Verdict(False, f"fires on a compliant example of {rule_id}", compliant_hit=code)
     for i, code in enumerate(variants.violating, 1):
         if not _fires(detector, language, code):
             return Verdict(False, f"misses violating variant {i}")
@@ -92,7 +98,10 @@ def verify(detector: Detector, language: str, violating: Sequence[str],
 
 
 def _fires(detector: Detector, language: str, code: str) -> bool:
+    """As a review runs it on the code as one fragment (parsed once per example: `raw_root`)."""
     try:
-        return bool(detector_rows(detector, language, code))
+        if detector.kind == "regex":
+            return bool(detector_rows(detector, language, code))
+        return may_fire(detector, language, code) and bool(tree_rows(detector, language, raw_root(language, code)))
     except Exception:  # noqa: BLE001 - a query this grammar refuses fires nowhere
         return False

@@ -114,8 +114,10 @@ def _names(lowered: str, text: str, phrase: str, code: set[str]) -> bool:
     """Whether the text uses a vocabulary phrase (Chinese: anywhere; English: as whole words, an
     everyday keyword only where it is code)."""
     phrase = phrase.lower()
+    if phrase not in lowered:
+        return False
     if _CJK.search(phrase) or not re.search(r"\w", phrase):
-        return phrase in lowered
+        return True
     for m in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", lowered):
         if phrase not in PROSE_KEYWORDS or phrase in code or _as_code(text, m.start(), m.end()):
             return True
