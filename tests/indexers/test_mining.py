@@ -280,8 +280,10 @@ def test_index_inspect_review_and_disable(in_tmp, capsys, corpus_dir):
     assert "rules.md: mined 2 detector(s) for 2 rule(s) with violating examples (clean corpus 10,000 lines)" in out
     assert "mined tree-sitter: " in out and "clean corpus: 0 hit(s) in 10,000 lines (0.00 per 10k)" in out
     assert "verified on: line 1: BigDecimal price = new BigDecimal(0.1);" in out
-    assert "rejected tree-sitter" in out and "cannot be told from compliant example 1 of the rule" in out
-    code, out, _ = run(["rules", "inspect", "rules.md", "--format", "json"], capsys)  # no corpus: specific only
+    assert "mined scoped-query: " in out and "@violation inside finally_clause" in out  # a return anywhere in it
+    code, out, _ = run(["rules", "inspect", "rules.md", "--rejected"], capsys)  # no corpus: specific only
+    assert "rejected tree-sitter" in out and "below the 20 a candidate needs without a clean corpus" in out
+    code, out, _ = run(["rules", "inspect", "rules.md", "--format", "json"], capsys)
     [doc] = json.loads(out)
     assert doc["mining"]["corpus_lines"] is None and [r["status"] for r in doc["mining"]["rules"]] == ["kept", "none"]
     assert doc["units"][0]["detect"]["mined"]["corpus_lines"] is None and doc["units"][1]["detect"] is None

@@ -31,11 +31,11 @@ def order_key(cand: tree.TreeCandidate, prefer: str, said_first: bool = False) -
     return (*first, -round(cand.bits, 3), cand.pattern)
 
 
-def tree_candidates(language: str, violating: Sequence[str], own_compliant: Sequence[str], words: RuleWords,
-                    bg: tree.Background, limit: int, prefer: str = "specific",
-                    said_first: bool = False, scoped: bool = True) -> list[tuple[tree.TreeCandidate, str]]:
-    """Tree-sitter candidates in `order_key` order, each with "" or why it was dropped before
-    verification (does not compile, cannot be told from a compliant example of the rule).
+def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, bg: tree.Background, limit: int,
+                    prefer: str = "specific", said_first: bool = False,
+                    scoped: bool = True) -> list[tree.TreeCandidate]:
+    """Tree-sitter candidates in `order_key` order (at most `limit` of them), not yet compiled or
+    told from the rule's compliant examples (`prepare` does that, for those the miner gets to).
     `scoped` False: plain queries only (no place at any depth, no receiver's type)."""
     parsed = [parse_example(c, language) for c in violating]
     if any(p is None or error_share(p) > MAX_ERROR_SHARE for p in parsed):
@@ -70,18 +70,18 @@ def tree_candidates(language: str, violating: Sequence[str], own_compliant: Sequ
                     continue
                 if cand.pattern not in found or found[cand.pattern].bits < cand.bits:
                     found[cand.pattern] = cand
-    ranked = sorted(found.values(), key=lambda c: order_key(c, prefer, said_first))[: limit * 3]
-    out: list[tuple[tree.TreeCandidate, str]] = []
-    for cand in ranked:
-        error = tree.compiles(language, cand.pattern)
-        if error:
-            out.append((cand, f"query does not compile ({error})"))
-            continue
-        special, why = specialise(cand, language, violating, own_compliant, words, bg)
-        out.append((special or cand, why))
-        if sum(1 for _, w in out if not w) >= limit:
-            break
-    return out
+    return sorted(found.values(), key=lambda c: order_key(c, prefer, said_first))[:limit]
+
+
+def prepare(cand: tree.TreeCandidate, language: str, violating: Sequence[str], own_compliant: Sequence[str],
+            words: RuleWords, bg: tree.Background) -> tuple[tree.TreeCandidate, str]:
+    """A candidate compiled and made to miss the rule's own compliant examples, with "" or why it
+    was dropped before verification (does not compile, cannot be told from a compliant example)."""
+    error = tree.compiles(language, cand.pattern)
+    if error:
+        return cand, f"query does not compile ({error})"
+    special, why = specialise(cand, language, violating, own_compliant, words, bg)
+    return special or cand, why
 
 
 def _raw_parsed(language: str, code: str) -> Parsed:

@@ -22,7 +22,7 @@ from dualrag.units import Detector, MinedCheck
 
 from . import lattice, tree
 from . import tokens as tok
-from .candidates import specialise, tree_candidates
+from .candidates import prepare, specialise, tree_candidates
 from .corpus import Fragments
 from .examples import parse_example
 from .report import ClimbStep, Rejected, RuleMining
@@ -79,6 +79,8 @@ class RuleMiner:
         self.seconds = 0.0
         self.others = 0  # the other rules' violating examples (d) counts on, set by `run_miners`
         self._queue: list[Candidate] = []
+        self._raw: list[tree.TreeCandidate] = []  # ranked tree-sitter candidates not yet prepared
+        self._prepared = 0
         self._stage = "tree"
         self._dropped: list[Rejected] = []
         self._climb: _Climb | None = None
@@ -106,10 +108,10 @@ class RuleMiner:
                     prefer = opts.prefer if opts.prefer != "auto" else \
                         ("general" if self.corpus is not None else "specific")
                     said_first = False
-                found = tree_candidates(self.language, self.violating, self.own_compliant, self.words, self._trees,
-                                        opts.max_candidates, prefer, said_first, scoped=opts.generalise)
-                self._dropped += [Rejected("tree-sitter", c.pattern, round(c.bits, 1), why) for c, why in found if why]
-                self._queue = [_candidate(c, self.language) for c, why in found if not why]
+                self._raw = tree_candidates(self.language, self.violating, self.words, self._trees,
+                                            opts.max_candidates * 3, prefer, said_first, scoped=opts.generalise)
+                self._prepared = 0
+                self._queue = self._next_raw()
             else:
                 self._stage = "end"
                 declared = [p.declared if (p := parse_example(c, self.language)) is not None else frozenset()
@@ -152,7 +154,23 @@ class RuleMiner:
                       min_bits=self.options.min_bits, required=cand.required, corpus_later=True,
                       variants=self.variants, compliant_index=self._compliant)
 
+    def _next_raw(self) -> list[Candidate]:
+        """The next of the ranked tree-sitter candidates that can be told from the rule's compliant
+        examples (compiled and specialised only now: most rules keep one of their first)."""
+        while self._raw and self._prepared < self.options.max_candidates:
+            cand, why = prepare(self._raw.pop(0), self.language, self.violating, self.own_compliant, self.words,
+                                self._trees)
+            if why:
+                self._dropped.append(Rejected("tree-sitter", cand.pattern, round(cand.bits, 1), why))
+                continue
+            self._prepared += 1
+            return [_candidate(cand, self.language)]
+        return []
+
     def _next_search(self) -> Candidate | None:
+        if not self._queue and self._stage == "regex":
+            self._queue = self._next_raw()
+            self.tried += len(self._queue)
         self._fill()
         if not self._queue:
             self._finish()
