@@ -13,8 +13,8 @@ a step when the more general candidate still passes every check, and records why
   no order among them, no structure that names nothing);
 - `receiver`: a call on a type's name (`Arrays.fill`) becomes a call on any receiver of that type
   (a variable, field or parameter the fragment declares with it, or the type itself);
-- `names`: names and literal values the rule's text does not name are dropped (the node's kind
-  stays: a literal's kind, a call's shape);
+- `names`: names, receivers' types and literal values the rule's text does not name are dropped
+  (the node's kind stays: a literal's kind, a call's shape);
 - `values`: literal values are dropped even where the rule's text names them (its `0.1` is often
   an instance of "a double", not the point: verification says which);
 - `optional`: what a construct may do without: modifiers, annotations, argument lists
@@ -114,7 +114,7 @@ def names(cand: tree.TreeCandidate, words: RuleWords) -> Step | None:
     changed = False
     for p, i in cand.paths.items():
         last = p[-1]
-        text = last[1] if last[0] == "t" else last[3] if last[0] == "c" else None
+        text = last[1] if last[0] in ("t", "r") else last[3] if last[0] == "c" else None
         if text is None or tree.names_rule(text, words):
             out[p] = i
             continue

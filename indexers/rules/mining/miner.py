@@ -196,6 +196,9 @@ class RuleMiner:
         if general is None:
             return None
         cand = _candidate(general, self.language, step)
+        if general.said == 0 < climb.best.tree.said:
+            self._turn_down(cand, "keeps nothing the rule's words name (only what its examples happened to contain)")
+            return None
         key = f"{cand.pattern} {cand.detector.scope}"
         if key in climb.tried:
             climb.failed.append((step, climb.taken))
