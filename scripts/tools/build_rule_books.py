@@ -60,6 +60,8 @@ TITLES = {
     "pmd": "PMD Java Rules",
     "errorprone": "Error Prone Bug Patterns",
     "androidlint": "Android Lint Checks (Java)",
+    "codeql": "CodeQL Java Queries",  # built by scripts/tools/rule_books/codeql/build.py
+    "ruff": "Ruff Python Rules",  # built by scripts/tools/rule_books/ruff/build.py
 }
 ANCHOR_CHARS = 32
 MAX_EXAMPLE_CHARS = 6000  # longer examples (whole test files) are left out of a rule's list
@@ -497,7 +499,7 @@ BUILDERS: dict[str, Callable[[Snapshot], tuple[list[dict], dict]]] = {
     "pmd": build_pmd, "errorprone": build_errorprone, "androidlint": build_androidlint}
 
 REPOS = {"pmd": "pmd/pmd", "errorprone": "google/error-prone",
-         "androidlint": "googlesamples/android-custom-lint-rules"}
+         "androidlint": "googlesamples/android-custom-lint-rules", "codeql": "github/codeql", "ruff": "astral-sh/ruff"}
 
 
 def sample(rules: list[dict], limit: int = MAX_RULES, seed: int = SAMPLE_SEED) -> list[dict]:
@@ -645,7 +647,7 @@ def _write_markdown(path: Path, book: str, rules: list[dict], examples: bool = F
             for paragraph in body_paragraphs(rule):
                 out += [paragraph, ""]
             for head, code in shown_examples(rule) if examples else ():
-                out += [f"### {head}", "", "```java", *code_lines(code), "```", ""]
+                out += [f"### {head}", "", f"```{rule.get('language', 'java')}", *code_lines(code), "```", ""]
     path.write_text("\n".join(out), encoding="utf-8")
 
 
@@ -841,11 +843,16 @@ SOURCE_NOTES = {
 }
 
 
-def write_source_md(book: str, snapshot: Snapshot, rules: list[dict], stats: dict, total: int) -> None:
-    notes = SOURCE_NOTES[book]
+def write_source_md(book: str, snapshot: Snapshot, rules: list[dict], stats: dict, total: int, *,
+                    notes: dict | None = None, language: str = "Java", rebuild: str | None = None,
+                    fewer: str = f"whole categories sampled with seed {SAMPLE_SEED} up to {MAX_RULES}") -> None:
+    """SOURCE.md of a book; `notes` (paths, licence, fields, classification), `rebuild` (the
+    command lines) and `fewer` (why fewer rules were kept) for the books built outside this module."""
+    notes = notes or SOURCE_NOTES[book]
     violating = sum(len(r["violating"]) for r in rules)
     compliant = sum(len(r["compliant"]) for r in rules)
     cats = Counter(r["category"] for r in rules)
+    rebuild = rebuild or f"    .venv/bin/python -m scripts.tools.build_rule_books build --{book} PATH   # bare git dir or checkout"
     lines = [
         f"# {TITLES[book]} (`{book}`)",
         "",
@@ -866,8 +873,8 @@ def write_source_md(book: str, snapshot: Snapshot, rules: list[dict], stats: dic
         "",
         "## Counts",
         "",
-        f"- Rules with a violating Java example: {total}; kept: {len(rules)}"
-        + (f" (whole categories sampled with seed {SAMPLE_SEED} up to {MAX_RULES})" if total > len(rules) else ""),
+        f"- Rules with a violating {language} example: {total}; kept: {len(rules)}"
+        + (f" ({fewer})" if total > len(rules) else ""),
         f"- Violating examples: {violating}; compliant examples: {compliant}",
         f"- Rules with at least one compliant example: {sum(bool(r['compliant']) for r in rules)}",
         "- Categories: " + ", ".join(f"{c} {n}" for c, n in sorted(cats.items())),
@@ -875,7 +882,7 @@ def write_source_md(book: str, snapshot: Snapshot, rules: list[dict], stats: dic
         "",
         "## Rebuild",
         "",
-        f"    .venv/bin/python -m scripts.tools.build_rule_books build --{book} PATH   # bare git dir or checkout",
+        rebuild,
         "    .venv/bin/python -m scripts.tools.build_rule_books render --books " + book + " --out DIR",
         "    .venv/bin/python -m scripts.tools.build_rule_books check --books " + book,
         "",
