@@ -11,8 +11,9 @@ in the same run. Then the dev bug pairs, and the issue's floors.
 
 Books (`mining_eval/books.py`): `dev` (the guideline PDF, segmented as `index rules` does) and every
 `scripts/tools/rule_books/<book>/rules.jsonl` (its `language` per rule). Clean corpora: Java from
-`--corpus` (`~/.cache/dualrag/java-sources`), Python the interpreter's standard library; a book in
-a language without one is mined without the corpus check (its `min_bits` then decides).
+`--corpus` (`~/.cache/dualrag/java-sources`), Python from `DUALRAG_PYTHON_SOURCES` when set (a clean
+Python corpus is not built yet); a book in a language without one is mined without the corpus check
+(its `min_bits` then decides).
 
 Choices (`mining_eval/choices.py`): the lattice order and where the climb starts; for each book
 the setting the other books' held-out figures choose. Held out (`mining_eval/heldout.py`): rules
@@ -32,7 +33,7 @@ from pathlib import Path
 from indexers.rules.mining import MiningOptions, load_corpus
 from scripts.eval.mining_eval import books as bk
 from scripts.eval.mining_eval.books import book_units  # noqa: F401 - the dev book's rule ids, used elsewhere
-from scripts.eval.mining_eval.choices import BASELINE, GRID, choose
+from scripts.eval.mining_eval.choices import BASELINE, DEVELOPED_ON, GRID, choose
 from scripts.eval.mining_eval.dev_checks import bug_pairs, p3c_cases
 from scripts.eval.mining_eval.full import full
 from scripts.eval.mining_eval.heldout import held_out
@@ -52,7 +53,7 @@ def main() -> int:
     ap.add_argument("--corpus", default=str(bk.JAVA_CORPUS), help="folder of clean Java sources")
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--show", type=int, default=0, help="print N kept detectors per book (chosen setting)")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: pairs, p3c, full (held out only)")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: pairs, p3c, full (held out only), independent")
     args = ap.parse_args()
     names = [b for b in args.books.split(",") if b]
     skip = set(filter(None, args.skip.split(",")))
@@ -76,12 +77,17 @@ def main() -> int:
         language = books[book].language
         return setting.options(MiningOptions(corpus=corpora.get(language), language=language))
 
-    negatives = {name: compliant_code(name) for name in names}
-    heldout = {s.name: {} for s in (BASELINE, *GRID)}
-    for name in names:
-        for setting in (BASELINE, *GRID):
+    scored = "independent" not in skip
+    negatives = {name: compliant_code(name) if scored else {} for name in names}
+    heldout: dict[str, dict] = {s.name: {} for s in (BASELINE, *GRID)}
+    # the books choices are made on first, under every setting; a newer book only under the
+    # baseline and the setting they choose for it
+    voting = [n for n in names if n in DEVELOPED_ON]
+    for name in voting + [n for n in names if n not in voting]:
+        settings = (BASELINE, *GRID) if name in voting else (BASELINE, choose(heldout, voting + [name])[name][0])
+        for setting in settings:
             heldout[setting.name][name] = held_out(books[name], options(name, setting), args.folds, negatives[name])
-        print(f"{name}: held out under {1 + len(GRID)} settings, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+        print(f"{name}: held out under {len(settings)} settings, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     chosen = choose(heldout, names)
 
     rows = {}
@@ -91,7 +97,8 @@ def main() -> int:
         new = full(books[name], options(name, setting))
         rows[name] = {"setting": setting.name, "voters": voters, "base": base, "new": new,
                       "base_ho": heldout[BASELINE.name][name], "new_ho": heldout[setting.name][name],
-                      "base_ind": score(name, base.detectors()), "new_ind": score(name, new.detectors())}
+                      "base_ind": score(name, base.detectors()) if scored else None,
+                      "new_ind": score(name, new.detectors()) if scored else None}
         if name == "dev" and "p3c" not in skip:
             rows[name]["p3c"] = (p3c_cases(base.units), p3c_cases(new.units))
         for u in new.units[: args.show]:
@@ -111,27 +118,34 @@ def main() -> int:
     print(f"{'setting':<26}" + "".join(f"{n:>22}" for n in names))
     for s in (BASELINE, *GRID):
         print(f"{s.name:<26}" + "".join(
-            f"{_f(h.recall):>9} @ {_f(h.precision):>4} ({h.rules:>3})" for h in (heldout[s.name][n] for n in names)))
+            f"{_f(h.recall):>9} @ {_f(h.precision):>4} ({h.rules:>3})" if h else f"{'not run':>22}"
+            for h in (heldout[s.name].get(n) for n in names)))
     for name in names:
         setting, voters = chosen[name]
-        print(f"  {name}: {setting.name}, chosen by {', '.join(voters) or 'no book with held-out rules'}")
+        print(f"  {name}: {setting.name}, chosen by {', '.join(voters) or 'no book with held-out rules'}"
+              f"{'' if name in DEVELOPED_ON else ' (frozen before this book was scored)'}")
 
     print(f"\n{'book':<12}{'miner':<10}{'w/ ex':>6}{'kept':>6}{'cover':>7}{'ho rules':>9}{'folds':>6}{'prec':>6}"
           f"{'recall':>7}{'TP/FN/FP/TN':>16}{'max/10k':>8}{'all/10k':>8}{'mine s':>7}{'indep. recall @ prec':>22}")
     for name, r in rows.items():
         for label, f, h, ind in (("baseline", r["base"], r["base_ho"], r["base_ind"]),
                                  ("lattice", r["new"], r["new_ho"], r["new_ind"])):
-            indep = "no independent files" if ind is None else f"{ind.recall:.2f} @ {_f(ind.precision)}"
+            indep = ("not scored" if not scored else "no independent files") if ind is None else f"{ind.recall:.2f} @ {_f(ind.precision)}"
             print(f"{name:<12}{label:<10}{f.with_examples:>6}{f.kept:>6}{f.coverage:>7.2f}{h.rules:>9}{h.folds:>6}"
-                  f"{_f(h.precision):>6}{_f(h.recall):>7}{f'{h.tp}/{h.fn}/{h.fp}/{h.tn}':>16}{f.noisiest:>8.2f}"
-                  f"{f.together:>8.1f}{f.seconds:>7.1f}{indep:>22}")
+                  f"{_f(h.precision):>6}{_f(h.recall):>7}{f'{h.tp}/{h.fn}/{h.fp}/{h.tn}':>16}"
+                  f"{_f(f.noisiest if f.checked else None):>8}{_f(f.together if f.checked else None, 1):>8}"
+                  f"{f.seconds:>7.1f}{indep:>22}")
     print("  (w/ ex: rules with violating examples; held out: rules with >= 2; max/10k: the noisiest kept detector's "
-          "clean-corpus hits per 10k lines; all/10k: every kept detector together)")
+          "clean-corpus hits per 10k lines; all/10k: every kept detector together; -: no clean corpus for the book's "
+          "language, mined without the corpus check)")
     for name, r in rows.items():
         steps = ", ".join(f"{k} {v}" for k, v in r["new"].levels.most_common())
         h = r["new_ho"]
         print(f"{name}: lattice steps of the kept detectors: {steps or '-'}; held-out fold detectors fire on "
-              f"{h.other_fires} of {h.other_runs} other rules' violating examples (baseline {r['base_ho'].other_fires})")
+              f"{h.other_fires} of {h.other_runs} other rules' violating examples (baseline {r['base_ho'].other_fires})"
+              + (f"; held-out precision on the book's own examples {_f(h.precision_own)}, its negatives' independent "
+                 f"compliant files fired on {h.fp_independent} of {h.fp_independent + h.tn_independent}"
+                 if h.fp_independent + h.tn_independent else ""))
         for ind, label in ((r["base_ind"], "baseline"), (r["new_ind"], "lattice")):
             if ind is not None:
                 print(f"{name}, independent files, {label}: {ind.tp} of {ind.violating} violating files caught, "
@@ -157,13 +171,15 @@ def main() -> int:
     for name, r in rows.items():
         new, base = r["new_ind"], r["base_ind"]
         if new is None:
-            print(f"  n/a   {name}: no independent files")
+            print(f"  n/a   {name}: {'independent files not scored' if not scored else 'no independent files'}")
             continue
         ok = new.recall >= INDEPENDENT_RATIO * base.recall and (new.precision or 1.0) >= PRECISION_FLOOR and new.tp > 0
         floors.append(((f"{name}: independent-file recall {new.recall:.2f} >= {INDEPENDENT_RATIO:g}x baseline "
                        f"{base.recall:.2f} at precision {_f(new.precision)} >= {PRECISION_FLOOR}"), ok))
-    worst = max((r["new"].noisiest for r in rows.values()), default=0.0)
-    floors.append((f"noisiest kept detector {worst:.2f} clean-corpus hits per 10k lines (<= {NOISE_FLOOR:g})",
+    worst = max((r["new"].noisiest for r in rows.values() if r["new"].checked), default=0.0)
+    unchecked = [n for n, r in rows.items() if not r["new"].checked]
+    floors.append((f"noisiest kept detector {worst:.2f} clean-corpus hits per 10k lines (<= {NOISE_FLOOR:g})"
+                   + (f"; not checked: {', '.join(unchecked)} (no clean corpus)" if unchecked else ""),
                    worst <= NOISE_FLOOR))
     if "bundled+dev mined" in pairs:
         d = pairs["bundled+dev mined"]["discrimination"]

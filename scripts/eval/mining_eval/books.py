@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sysconfig
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +22,11 @@ DEV_PDF = EVAL / "kb" / "java-manual-huangshan.pdf"
 P3C = EVAL / "p3c" / "dev.jsonl"
 BUGS = EVAL / "bugs" / "dev.jsonl"
 RULE_BOOKS = ROOT / "scripts" / "tools" / "rule_books"
-INDEPENDENT = ROOT / "scripts" / "eval" / "independent"
 JAVA_CORPUS = Path(os.environ.get("DUALRAG_JAVA_SOURCES", Path.home() / ".cache/dualrag/java-sources"))
-# Clean Python on every machine: the interpreter's own standard library.
-PYTHON_CORPUS = Path(sysconfig.get_paths()["stdlib"])
-CORPORA = {"java": JAVA_CORPUS, "python": PYTHON_CORPUS}
+# Clean Python: none yet (a corpus is being built); until it lands, Python books are mined without
+# the corpus check unless DUALRAG_PYTHON_SOURCES names a folder.
+PYTHON_CORPUS = Path(os.environ["DUALRAG_PYTHON_SOURCES"]) if os.environ.get("DUALRAG_PYTHON_SOURCES") else None
+CORPORA = {"java": JAVA_CORPUS, **({"python": PYTHON_CORPUS} if PYTHON_CORPUS else {})}
 
 
 def book_names() -> list[str]:

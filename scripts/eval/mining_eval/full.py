@@ -34,6 +34,11 @@ class Full:
         return self.kept / self.with_examples if self.with_examples else 0.0
 
     @property
+    def checked(self) -> bool:
+        """Whether the book was mined with a clean-corpus check (the rates mean something)."""
+        return self.report.corpus is not None
+
+    @property
     def noisiest(self) -> float:
         return max(self.rates, default=0.0)
 

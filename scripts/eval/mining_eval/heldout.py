@@ -4,7 +4,8 @@ from the other folds — the book's background without the held-out examples, th
 compliant examples still in verification — and run, as a review runs it, on the held-out violating
 examples (a hit is a true positive, a miss a false negative; a fold with no detector misses them
 all) and on the negatives: the rule's held-out compliant examples and, when the book has them,
-its independent compliant files of that rule (a hit is a false positive).
+its independent compliant files of that rule (a hit is a false positive). Those files count in the
+printed precision but never in what a choice is made by (`HeldOut.score`: the book's own examples).
 
 Every fold of every rule of a book is mined in one batch (`run_miners`), so the corpus is counted
 for all of them at once, as indexing a book does.
@@ -31,6 +32,8 @@ class HeldOut:
     fn: int = 0
     fp: int = 0
     tn: int = 0
+    fp_independent: int = 0  # of `fp`: on the independent compliant files (never a choice's evidence)
+    tn_independent: int = 0
     other_fires: int = 0  # fold detectors firing on other rules' violating examples (informational)
     other_runs: int = 0
     levels: dict[str, int] = field(default_factory=dict)  # lattice steps taken by the fold detectors
@@ -43,9 +46,16 @@ class HeldOut:
     def recall(self) -> float | None:
         return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
 
+    @property
+    def precision_own(self) -> float | None:
+        """Precision on the book's own examples only (the independent files left out)."""
+        fp = self.fp - self.fp_independent
+        return self.tp / (self.tp + fp) if self.tp + fp else None
+
     def score(self) -> float:
-        """What a choice is made by: recall where precision holds the floor (0.90), else 0."""
-        p, r = self.precision, self.recall
+        """What a choice is made by: recall where precision on the book's own examples holds the
+        floor (0.90), else 0."""
+        p, r = self.precision_own, self.recall
         return 0.0 if r is None or (p is not None and p < 0.90) else r
 
 
@@ -73,7 +83,7 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
         pool = pools.setdefault(language[rid], ExamplePool(language[rid], share=options.max_book_share))
         pool.examples += [(rid, c) for c in bad]
     out = HeldOut()
-    runs: list[tuple[RuleMiner, list[str], list[str], str]] = []
+    runs: list[tuple[RuleMiner, list[str], list[str], list[str], str]] = []
     for unit in units:
         bad, good = codes[unit.rule_id]
         if len(bad) < 2:
@@ -91,9 +101,9 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
                         [(unit.rule_id, c) for c in train_good]
             miner = RuleMiner(unit.rule_id, words_of(unit, lang, options), lang, train_bad, train_good, compliant, bg,
                               options)
-            runs.append((miner, test_bad, test_good + list((negatives or {}).get(unit.rule_id, ())), lang))
+            runs.append((miner, test_bad, test_good, list((negatives or {}).get(unit.rule_id, ())), lang))
     run_miners([m for m, *_ in runs], options, pools)
-    for miner, test_bad, test_good, lang in runs:
+    for miner, test_bad, test_good, independent, lang in runs:
         out.folds += 1
         det = miner.result.detector
         out.with_detector += det is not None
@@ -103,10 +113,13 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             hit = det is not None and fires(det, lang, c)
             out.tp += hit
             out.fn += not hit
-        for c in test_good:
+        for k, c in enumerate(test_good + independent):
             hit = det is not None and fires(det, lang, c)
             out.fp += hit
             out.tn += not hit
+            if k >= len(test_good):
+                out.fp_independent += hit
+                out.tn_independent += not hit
         if det is not None:
             out.other_runs += pools[lang].others(miner.result.rule_id)
             out.other_fires += pools[lang].count([det], [miner.result.rule_id])[0]

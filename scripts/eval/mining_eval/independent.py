@@ -13,29 +13,14 @@ scored as the issue's shared formats say:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from dualrag.rulebook import detector_rows
 from dualrag.units import Detector
-
-from .books import INDEPENDENT
+from scripts.eval.independent import IndependentCase, cases_path, load_cases
 
 NEAR = 2  # lines from a labelled line a hit may be
-
-
-@dataclass(frozen=True)
-class Case:
-    path: Path
-    rule: str
-    label: str
-    lines: tuple[int, ...]
-    language: str
-
-    def text(self) -> str:
-        return self.path.read_text(encoding="utf-8", errors="replace")
 
 
 @dataclass
@@ -55,26 +40,18 @@ class Independent:
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
 
 
-def cases(book: str) -> list[Case] | None:
+def cases(book: str) -> list[IndependentCase] | None:
     """The book's independent cases, or None when it has none yet."""
-    path = INDEPENDENT / book / "cases.jsonl"
-    if not path.is_file():
-        return None
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            out.append(Case(path.parent / row["file"], row["rule"], row["label"], tuple(row.get("lines") or ()),
-                            row.get("language") or "java"))
-    return out
+    return load_cases(book) if cases_path(book).is_file() else None
 
 
 def compliant_code(book: str) -> dict[str, list[str]]:
-    """The independent compliant files of each rule (held-out precision counts them as negatives)."""
+    """The independent compliant files of each rule (held-out precision counts them as negatives,
+    never as a choice's evidence)."""
     out: dict[str, list[str]] = {}
     for case in cases(book) or ():
-        if case.label == "compliant":
-            out.setdefault(case.rule, []).append(case.text())
+        if not case.violating:
+            out.setdefault(case.rule, []).append(case.text)
     return out
 
 
@@ -91,10 +68,9 @@ def score(book: str, detectors: Mapping[str, Detector]) -> Independent | None:
         return None
     out = Independent()
     for case in found:
-        text = case.text()
         own = detectors.get(case.rule)
-        hits = _rows(own, case.language, text) if own is not None else []
-        if case.label == "violating":
+        hits = _rows(own, case.language, case.text) if own is not None else []
+        if case.violating:
             out.violating += 1
             near = any(abs(h - line) <= NEAR for h in hits for line in case.lines)
             out.tp += near
@@ -102,5 +78,6 @@ def score(book: str, detectors: Mapping[str, Detector]) -> Independent | None:
         else:
             out.compliant += 1
             out.fp += bool(hits)
-        out.cross += sum(1 for rid, det in detectors.items() if rid != case.rule and _rows(det, case.language, text))
+        out.cross += sum(1 for rid, det in detectors.items()
+                         if rid != case.rule and _rows(det, case.language, case.text))
     return out
