@@ -138,6 +138,18 @@ def test_a_candidate_most_of_the_book_shares_is_rejected():
     assert all(u.detect is not None and "Timber" not in u.detect.pattern for u in units[:-1])
 
 
+def test_a_rule_whose_candidates_its_own_compliant_examples_share_says_they_were_tried():
+    """A violating and a compliant example the syntax cannot tell apart (the difference is a
+    type): candidates were made and dropped, and the note must not say none was."""
+    r = rule("R-8", "Do not cast a list to a list before iterating",
+             ["for (String s : List.copyOf(items)) { use(s); }"], ["for (String s : List.copyOf(items)) { use(s); }"])
+    [unit], report = mine_book([r], LOOSE)
+    result = report.by_id()["R-8"]
+    assert unit.detect is None and result.status == "none"
+    assert any(rj.reason.startswith("cannot be told from") for rj in result.rejected)
+    assert result.note == "no candidate passed verification"
+
+
 def test_without_a_corpus_a_weak_candidate_is_not_kept(tmp_path):
     r = rule("R-6", "Use get carefully", ["x = list.get(0);"])
     [unit], report = mine_book([r], MiningOptions(min_bits=40.0))

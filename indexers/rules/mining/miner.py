@@ -292,7 +292,9 @@ class RuleMiner:
         self.done = True
         self.result.rejected += self._dropped
         if self.result.detector is None:
-            self.result.note = ("no candidate passed verification" if self.tried else
+            # candidates dropped before verification (no contrast with the rule's own compliant
+            # examples) count as tried: the note must not say none was made
+            self.result.note = ("no candidate passed verification" if self.tried or self.result.rejected else
                                 "no candidate: the violating examples share nothing that names anything")
 
 
