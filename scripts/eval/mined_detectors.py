@@ -149,7 +149,8 @@ def main() -> int:
         for ind, label in ((r["base_ind"], "baseline"), (r["new_ind"], "lattice")):
             if ind is not None:
                 print(f"{name}, independent files, {label}: {ind.tp} of {ind.violating} violating files caught, "
-                      f"{ind.fp} false positives ({ind.compliant} compliant files), {ind.cross} cross-fires")
+                      f"{ind.fp} false positives ({ind.fp - ind.fp_away} of {ind.compliant} compliant files, "
+                      f"{ind.fp_away} violating files hit only away from their lines), {ind.cross} cross-fires")
         if "p3c" in r:
             for p, label in zip(r["p3c"], ("baseline", "lattice"), strict=True):
                 print(f"dev, p3c cases, {label}: {p.get('violation_fired', 0)} of {p.get('violation_rows', 0)} "

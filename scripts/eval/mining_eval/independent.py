@@ -29,6 +29,7 @@ class Independent:
     compliant: int = 0
     tp: int = 0
     fp: int = 0
+    fp_away: int = 0  # of `fp`: on a violating file, only away from its labelled lines
     cross: int = 0
 
     @property
@@ -75,6 +76,7 @@ def score(book: str, detectors: Mapping[str, Detector]) -> Independent | None:
             near = any(abs(h - line) <= NEAR for h in hits for line in case.lines)
             out.tp += near
             out.fp += bool(hits) and not near
+            out.fp_away += bool(hits) and not near
         else:
             out.compliant += 1
             out.fp += bool(hits)
