@@ -21,8 +21,8 @@ def rule(rule_id: str, title: str, language: str, bad: list[str], good: list[str
 CASES = [
     pytest.param(
         rule("J-1", "Do not call format on a shared SimpleDateFormat", "java",
-             ["private static final SimpleDateFormat FMT = new SimpleDateFormat(\"yyyy\");\n"
-              "String day(Date d) { return FMT.format(d); }"],
+             [("private static final SimpleDateFormat FMT = new SimpleDateFormat(\"yyyy\");\n"
+               "String day(Date d) { return FMT.format(d); }")],
              ["String day(Date d) { return DateTimeFormatter.ISO_DATE.format(d.toInstant()); }"]),
         "SimpleDateFormat local = pick();\nlog(local.format(when));",  # another receiver of the type
         "String s = DateTimeFormatter.ISO_DATE.format(x);",

@@ -22,7 +22,7 @@ def scoped(pattern: str, language: str = "java", **scope) -> Detector:
 
 def test_a_receiver_of_the_type_is_a_variable_field_or_parameter_declared_with_it_or_the_type_itself():
     det = scoped(FORMAT_CALL, receiver_types=["SimpleDateFormat"])
-    code = "\n".join([
+    code = "\n".join([  # noqa: FLY002 - a line a row, each with what it tests
         "class A {",
         "  private static final SimpleDateFormat FIELD = new SimpleDateFormat(\"y\");",
         "  String a(Date d, java.text.SimpleDateFormat param) {",
