@@ -318,7 +318,11 @@ def _mining_lines(unit, result, rejected: bool) -> list[str]:
         corpus = ("clean corpus not configured: that check was not run" if m.corpus_lines is None else
                   f"clean corpus: {m.corpus_hits} hit(s) in {m.corpus_lines:,} lines "
                   f"({(m.corpus_hits or 0) * 10_000 / max(1, m.corpus_lines):.2f} per 10k)")
-        out.append(f"mined {det.kind}: {det.pattern}")
+        scope = det.scope
+        where = ("" if scope is None else
+                 "".join([f" inside {' or '.join(scope.inside)}" if scope.inside else "",
+                          f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else ""]))
+        out.append(f"mined {det.kind}: {det.pattern}{where}")
         out.append(f"verified: fires on its {m.violating} violating example(s), on none of the document's "
                    f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")
         out += [f"verified on: {_fired_line(det, e)}" for e in unit.bad_examples[:3]]

@@ -31,7 +31,7 @@ def holds_code(example: str) -> bool:
 
 def book_rules(book: str) -> list[RuleUnit]:
     """Every rule of `book` in document order, as the mining harness reads it."""
-    from scripts.eval.mined_detectors import book_units  # the harness's own reading of the book (moving here)
+    from evaluation.mining.books import book_units  # the harness's own reading of the book
 
     return book_units(book)
 
