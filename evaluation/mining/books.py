@@ -14,19 +14,22 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from dualrag.config.rules import RulesConfig
 from dualrag.units import RuleSource, RuleUnit
 from evaluation import ROOT, SHARED
+from indexers.rules.mining.corpus_root import clean_corpus_folder
 
 EVAL = SHARED / "eval"
 DEV_PDF = EVAL / "kb" / "java-manual-huangshan.pdf"
 P3C = EVAL / "p3c" / "dev.jsonl"
 BUGS = EVAL / "bugs" / "dev.jsonl"
 RULE_BOOKS = ROOT / "evaluation" / "books"
-JAVA_CORPUS = Path(os.environ.get("DUALRAG_JAVA_SOURCES", Path.home() / ".cache/dualrag/java-sources"))
-# Clean Python: none yet (a corpus is being built); until it lands, Python books are mined without
-# the corpus check unless DUALRAG_PYTHON_SOURCES names a folder.
-PYTHON_CORPUS = Path(os.environ["DUALRAG_PYTHON_SOURCES"]) if os.environ.get("DUALRAG_PYTHON_SOURCES") else None
-CORPORA = {"java": JAVA_CORPUS, **({"python": PYTHON_CORPUS} if PYTHON_CORPUS else {})}
+# The clean corpora: what `dualrag corpus build` put in ~/.cache/dualrag/corpus (as `index rules`
+# finds it), or a folder named by DUALRAG_<LANGUAGE>_SOURCES.
+CORPORA = {language: Path(os.environ[f"DUALRAG_{language.upper()}_SOURCES"])
+           if os.environ.get(f"DUALRAG_{language.upper()}_SOURCES") else clean_corpus_folder(RulesConfig(), language)
+           for language in ("java", "python")}
+JAVA_CORPUS = CORPORA["java"]
 
 
 def book_names() -> list[str]:

@@ -5,15 +5,15 @@ independent files the book never showed — for the miner that climbs the lattic
 made leaving the book out, and beside it the least general miner before the lattice (the baseline),
 in the same run. Then the dev bug pairs, and the issue's floors.
 
-    scripts/fetch_java_sources.sh libcommons-lang3-java libcommons-io-java libcommons-collections4-java
+    .venv/bin/dualrag corpus build --language java,python   # the clean corpora, once (~10 s)
     nice -n 10 .venv/bin/python -m evaluation.mining.detectors [--books dev,pmd,...] [--folds 5]
         [--corpus DIR] [--json OUT] [--show N] [--skip pairs,p3c]
 
 Books (`evaluation/mining/books.py`): `dev` (the guideline PDF, segmented as `index rules` does) and every
-`evaluation/books/<book>/rules.jsonl` (its `language` per rule). Clean corpora: Java from
-`--corpus` (`~/.cache/dualrag/java-sources`), Python from `DUALRAG_PYTHON_SOURCES` when set (a clean
-Python corpus is not built yet); a book in a language without one is mined without the corpus check
-(its `min_bits` then decides).
+`evaluation/books/<book>/rules.jsonl` (its `language` per rule). Clean corpora: each language's
+folder of the `dualrag corpus build` in ~/.cache/dualrag/corpus, as `index rules` reads it (or
+`--corpus` for Java, `DUALRAG_<LANGUAGE>_SOURCES`); a book in a language without one is mined without
+the corpus check (its `min_bits` then decides).
 
 Choices (`evaluation/mining/choices.py`): the lattice order and where the climb starts; for each book
 the setting the other books' held-out figures choose. Held out (`evaluation/mining/heldout.py`): rules
@@ -30,13 +30,13 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from indexers.rules.mining import MiningOptions, load_corpus
 from evaluation.mining import books as bk
 from evaluation.mining.choices import BASELINE, DEVELOPED_ON, GRID, choose
 from evaluation.mining.dev_checks import bug_pairs, p3c_cases
 from evaluation.mining.full import full
 from evaluation.mining.heldout import held_out
 from evaluation.mining.scoring import compliant_code, score
+from indexers.rules.mining import MiningOptions, load_corpus
 
 RECALL_FLOOR, PRECISION_FLOOR, NOISE_FLOOR, PAIRS_FLOOR, INDEPENDENT_RATIO = 0.50, 0.90, 1.0, 0.40, 3.0
 
@@ -49,14 +49,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--books", default=",".join(bk.book_names()))
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--corpus", default=str(bk.JAVA_CORPUS), help="folder of clean Java sources")
+    ap.add_argument("--corpus", help="folder of clean Java sources (default: the `dualrag corpus build` one)")
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--show", type=int, default=0, help="print N kept detectors per book (chosen setting)")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: pairs, p3c, full (held out only), independent")
     args = ap.parse_args()
     names = [b for b in args.books.split(",") if b]
     skip = set(filter(None, args.skip.split(",")))
-    corpora_dirs = {**bk.CORPORA, "java": Path(args.corpus)}
+    corpora_dirs = {**bk.CORPORA, **({"java": Path(args.corpus)} if args.corpus else {})}
 
     t0 = time.perf_counter()
     books = {name: bk.load(name) for name in names}

@@ -302,3 +302,14 @@ def test_unset_the_default_build_is_used_when_it_has_the_language(tmp_path, monk
     assert clean_corpus_folder(RulesConfig(), "sql") is None
     assert describe_corpus(default / "java", "java", 357_760) == \
         "clean corpus: ~/.cache/dualrag/corpus (java 357,760 lines)"
+
+
+def test_mining_options_read_each_language_its_own_folder_of_a_build(built):
+    from indexers.rules.mining import options_from_config
+
+    options = options_from_config(RulesConfig(mining_corpus=str(built)))
+    assert options.corpus.language == "java" and options.corpus.lines == 2
+    python = options.corpus_for("python")
+    assert python is not None and python.language == "python" and python.lines == 1
+    assert options.corpus_for("python") is python  # read once
+    assert options.corpus_for("kotlin") is None  # the build has none: that check is not run

@@ -168,7 +168,7 @@ def test_the_clean_corpus_rejects_noisy_candidates_and_records_the_hits(corpus_d
     assert units[0].detect is None or units[0].detect.mined.corpus_hits <= 1
     det = units[1].detect
     assert det.mined.corpus_lines == 10_000 and det.mined.corpus_hits == 0
-    assert "clean corpus 10,000 lines" in report.summary()
+    assert f"(clean corpus: {corpus_dir} (java 10,000 lines))" in report.summary()
 
 
 def test_a_c_style_array_is_a_tree_query(corpus_dir):
@@ -289,7 +289,8 @@ def test_index_inspect_review_and_disable(in_tmp, capsys, corpus_dir):
     (in_tmp / "cfg.toml").write_text(f'[rules]\nmining_corpus = "{corpus_dir.as_posix()}"\n', encoding="utf-8")
     code, out, err = run(["rules", "inspect", "rules.md", "--config", "cfg.toml", "--rejected"], capsys)
     assert code == 0, err
-    assert "rules.md: mined 2 detector(s) for 2 rule(s) with violating examples (clean corpus 10,000 lines)" in out
+    assert ("rules.md: mined 2 detector(s) for 2 rule(s) with violating examples "
+            f"(clean corpus: {corpus_dir} (java 10,000 lines))") in out
     assert "mined tree-sitter: " in out and "clean corpus: 0 hit(s) in 10,000 lines (0.00 per 10k)" in out
     assert "verified on: line 1: BigDecimal price = new BigDecimal(0.1);" in out
     assert "mined scoped-query: " in out and "@violation inside finally_clause" in out  # a return anywhere in it

@@ -32,6 +32,7 @@ in reviews, whose detector never runs: `dualrag/checks/detectors.py`).
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -67,16 +68,31 @@ class MiningOptions:
     generalise: bool = True  # climb the lattice from the verified pattern (False: keep it as it is)
     lattice: str = "context-first"  # the order of the lattice's steps (lattice.ORDERS)
     start: str = "specific"  # with generalise: the climb starts from the most specific verified candidate
+    # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
+    other_corpora: Callable[[str], Corpus | None] | None = None
+
+    def corpus_for(self, language: str) -> Corpus | None:
+        if self.corpus is not None and self.corpus.language == language:
+            return self.corpus
+        return self.other_corpora(language) if self.other_corpora is not None else None
 
 
 def options_from_config(rules_config, *, corpus: Corpus | None = None) -> MiningOptions:
-    """MiningOptions from a `[rules]` section; the corpus is read here unless given."""
-    if corpus is None and rules_config.mining_corpus:
-        corpus = load_corpus(rules_config.mining_corpus, rules_config.mining_language,
-                             rules_config.mining_corpus_max_lines)
+    """MiningOptions from a `[rules]` section. The clean corpus of `mining_language` is read here
+    unless given, another language's when a rule in it is mined (`corpus_root`: a `dualrag corpus
+    build` holds one folder per language). FileNotFoundError when `mining_corpus` names no folder."""
+    from .corpus_root import clean_corpus_folder
+
+    @functools.cache
+    def read(language: str) -> Corpus | None:
+        folder = clean_corpus_folder(rules_config, language)
+        return None if folder is None else load_corpus(folder, language, rules_config.mining_corpus_max_lines)
+
+    if corpus is None:
+        corpus = read(rules_config.mining_language)
     return MiningOptions(corpus=corpus, max_hits_per_10k=rules_config.mining_max_hits_per_10k,
                          min_bits=rules_config.mining_min_bits, language=rules_config.mining_language,
-                         disabled=rules_config.disabled)
+                         disabled=rules_config.disabled, other_corpora=read)
 
 
 # ------------------------------------------------------------------------------------ book
@@ -131,7 +147,8 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
     start = time.perf_counter()
     report = MiningReport(document=document or (units[0].source.file if units else ""),
                           corpus=options.corpus.folder if options.corpus else None,
-                          corpus_lines=options.corpus.lines if options.corpus else None)
+                          corpus_lines=options.corpus.lines if options.corpus else None,
+                          language=options.corpus.language if options.corpus else options.language)
     bg = Backgrounds()
     codes: dict[int, tuple[str, list[str], list[str]]] = {}
     compliant: list[tuple[str, str]] = []

@@ -75,7 +75,7 @@ class RuleMiner:
         self.words, self.language, self.violating = words, language, list(violating)
         self.own_compliant, self.book_compliant, self.bg, self.options = list(own_compliant), book_compliant, bg, options
         self.variants = variants
-        self.corpus = options.corpus if options.corpus is not None and options.corpus.language == language else None
+        self.corpus = options.corpus_for(language)
         self.seconds = 0.0
         self.others = 0  # the other rules' violating examples (d) counts on, set by `run_miners`
         self._queue: list[Candidate] = []

@@ -5,8 +5,11 @@ detector's own summary in `MinedCheck`)."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from dualrag.units import Detector
+
+from .corpus_root import describe_corpus
 
 
 @dataclass
@@ -53,6 +56,7 @@ class MiningReport:
     seconds: float = 0.0
     corpus: str | None = None
     corpus_lines: int | None = None
+    language: str = "java"  # the corpus's
 
     @property
     def with_examples(self) -> int:
@@ -66,8 +70,9 @@ class MiningReport:
         return {r.rule_id: r for r in self.rules}
 
     def summary(self) -> str:
-        corpus = (f"clean corpus {self.corpus_lines:,} lines" if self.corpus_lines is not None
-                  else "no clean corpus: that check was not run")
+        corpus = (describe_corpus(Path(self.corpus), self.language, self.corpus_lines)
+                  if self.corpus is not None and self.corpus_lines is not None
+                  else "no clean corpus: that check was not run; `dualrag corpus build` makes one")
         written = sum(1 for r in self.rules if r.status == "written")
         extra = f", {written} hand-written kept" if written else ""
         general = sum(1 for r in self.rules if r.status == "kept" and r.level)
