@@ -19,8 +19,10 @@ FORMAT = "dualrag-corpus/1"
 
 
 def default_corpus_dir() -> Path:
-    """Where `dualrag corpus build` writes unless told: `~/.cache/dualrag/corpus`."""
-    return Path.home() / ".cache" / "dualrag" / "corpus"
+    """Where `dualrag corpus build` writes unless told: `~/.cache/dualrag/corpus` (the cache folder
+    of the XDG convention: `$XDG_CACHE_HOME` when set)."""
+    cache = os.environ.get("XDG_CACHE_HOME")
+    return (Path(cache) if cache else Path.home() / ".cache") / "dualrag" / "corpus"
 
 
 def shown_path(path: Path) -> str:

@@ -293,6 +293,7 @@ def test_a_configured_plain_folder_is_read_as_it_is(tmp_path, built):
 
 
 def test_unset_the_default_build_is_used_when_it_has_the_language(tmp_path, monkeypatch, built):
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)  # the convention's default: ~/.cache
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert clean_corpus_folder(RulesConfig(), "java") is None  # nothing built: no corpus
     default = tmp_path / "home" / ".cache" / "dualrag" / "corpus"
