@@ -4,6 +4,7 @@ tree-sitter, a real clean corpus folder, the real embedded store and CLI."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -294,6 +295,11 @@ def test_index_inspect_review_and_disable(in_tmp, capsys, corpus_dir):
     assert "mined tree-sitter: " in out and "clean corpus: 0 hit(s) in 10,000 lines (0.00 per 10k)" in out
     assert "verified on: line 1: BigDecimal price = new BigDecimal(0.1);" in out
     assert "mined scoped-query: " in out and "@violation inside finally_clause" in out  # a return anywhere in it
+    levels = re.findall(r"generalised: level (\d+) \(([^)]*)\)", out)
+    assert len(levels) == 2 and all(int(n) == len(steps.split(", ")) for n, steps in levels if int(n))
+    assert any(int(n) > 0 for n, _ in levels)  # a step past the example's shape held on the examples and the corpus
+    turned = re.findall(r"turned down, more general \((\w[\w+]*)\): (.+) -- (.+)", out)
+    assert turned and all(why.strip() for *_, why in turned)  # each more general pattern with why it lost
     code, out, _ = run(["rules", "inspect", "rules.md", "--rejected"], capsys)  # no corpus: specific only
     assert "rejected tree-sitter" in out and "below the 20 a candidate needs without a clean corpus" in out
     code, out, _ = run(["rules", "inspect", "rules.md", "--format", "json"], capsys)
