@@ -46,6 +46,11 @@ class RulesConfig(Section):
                                  "(dualrag/review/rule_example.py; "
                                  "one request per rule, kept while the rule's text is unchanged; "
                                  "`--no-model-examples` for one run); search reads them like the document's own")
+    model_variants: bool = Field(False, description="with a configured model, mining has it write one more violating "
+                                 "and one compliant near-miss variant of each rule's example; the compliant one must "
+                                 "stay quiet under every step a mined detector climbs past its examples "
+                                 "(dualrag/review/rule_variants.py; one request per rule, cached in "
+                                 "~/.cache/dualrag/variants.json by the rule's text; `--model-variants` for one run)")
     disable: list[str] = Field(default_factory=list, description="rule ids (or globs, `team-rules:3.*`) whose "
                                                                  "detector never runs, mined or hand-written")
 

@@ -399,3 +399,39 @@ def test_a_held_out_fold_mines_with_the_books_counts_less_its_own_examples():
         assert view.trees["java"].type_bits(node_type) == rest.trees["java"].type_bits(node_type)
         assert view.trees["java"].step_bits(node_type, step) == rest.trees["java"].step_bits(node_type, step)
     assert view.tokens.bits("BigDecimal", frozenset()) == rest.tokens.bits("BigDecimal", frozenset())
+
+
+# ------------------------------------------------------------------ issue 42: a model's variants gate the climb
+
+DOUBLE = RuleUnit(rule_id="R-1", title="Do not construct BigDecimal from a double",
+                  text="Do not construct BigDecimal from a double. A double cannot hold 0.1 exactly.",
+                  bad_examples=["BigDecimal price = new BigDecimal(0.1);"],
+                  source=RuleSource(kb="team", file="book.md"), languages=["java"])
+FROM_DOUBLE, FROM_TEXT = "x = new BigDecimal(2.5);", 'x = new BigDecimal("2.5");'
+
+
+def _mined_with(variants: tuple[tuple[str, ...], tuple[str, ...]] | None):
+    asked = []
+
+    def variants_for(units):
+        asked.append([u.rule_id for u in units])
+        return {"R-1": variants} if variants else {}
+
+    [unit], report = mine_book([DOUBLE], MiningOptions(min_bits=5.0, variants_for=variants_for))
+    assert asked == [["R-1"]]  # once per book
+    return unit.detect, report.by_id()["R-1"]
+
+
+def test_a_compliant_near_miss_from_the_model_stops_the_climb_where_it_would_fire():
+    plain, _ = _mined_with(None)  # no contrast anywhere: any `new BigDecimal(...)`
+    assert detector_rows(plain, "java", FROM_DOUBLE) and detector_rows(plain, "java", FROM_TEXT)
+    near, result = _mined_with(((), ('BigDecimal price = new BigDecimal("0.10");',)))
+    assert detector_rows(near, "java", FROM_DOUBLE) and not detector_rows(near, "java", FROM_TEXT)
+    assert any(c.outcome == "fires on compliant variant 1" for c in result.climb)
+    assert near.mined.variants == 1
+
+
+def test_a_wrong_variant_costs_generality_never_the_detector_the_examples_verified():
+    wrong, result = _mined_with(((), ("BigDecimal price = new BigDecimal(0.3);",)))  # it breaks the rule too
+    assert wrong is not None and detector_rows(wrong, "java", DOUBLE.bad_examples[0])
+    assert result.status == "kept" and not result.rejected

@@ -70,6 +70,9 @@ class MiningOptions:
     start: str = "specific"  # with generalise: the climb starts from the most specific verified candidate
     # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
     other_corpora: Callable[[str], Corpus | None] | None = None
+    # verification-only variants of a book's examples (rule id -> (violating, compliant) code), e.g.
+    # a model's (dualrag/review/rule_variants.py); asked once per book, when it is mined
+    variants_for: Callable[[Sequence[RuleUnit]], Mapping[str, tuple[Sequence[str], Sequence[str]]]] | None = None
 
     def corpus_for(self, language: str) -> Corpus | None:
         if self.corpus is not None and self.corpus.language == language:
@@ -145,6 +148,9 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
     """Every unit of one document (a book), with a mined `detect` where one was kept.
     `variants`: verification-only examples by rule id (never evidence for a candidate)."""
     start = time.perf_counter()
+    if variants is None and options.variants_for is not None:
+        variants = {rid: Variants(tuple(bad), tuple(good), climb_only=True)
+                    for rid, (bad, good) in options.variants_for(units).items()}
     report = MiningReport(document=document or (units[0].source.file if units else ""),
                           corpus=options.corpus.folder if options.corpus else None,
                           corpus_lines=options.corpus.lines if options.corpus else None,

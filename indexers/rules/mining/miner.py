@@ -152,7 +152,7 @@ class RuleMiner:
         return verify(cand.detector, self.language, self.violating, self.book_compliant, corpus=self.corpus,
                       max_hits_per_10k=self.options.max_hits_per_10k, bits=cand.bits, named=cand.named,
                       min_bits=self.options.min_bits, required=cand.required, corpus_later=True,
-                      variants=self.variants, compliant_index=self._compliant)
+                      variants=self.variants.for_step(cand.step), compliant_index=self._compliant)
 
     def _next_raw(self) -> list[Candidate]:
         """The next of the ranked tree-sitter candidates that can be told from the rule's compliant

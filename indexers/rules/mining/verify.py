@@ -40,9 +40,19 @@ class Variants:
 
     violating: tuple[str, ...] = ()
     compliant: tuple[str, ...] = ()
+    # a model's variants: its compliant ones gate the lattice's steps only, so a wrong answer can
+    # cost a detector generality, never the detector its examples verified (its violating ones are
+    # not checked: an answer that is another mistake would cost the detector)
+    climb_only: bool = False
 
     def __len__(self) -> int:
         return len(self.violating) + len(self.compliant)
+
+    def for_step(self, step: str) -> Variants:
+        """What a candidate made by lattice `step` ("" for one made from the examples) is checked on."""
+        if not self.climb_only:
+            return self
+        return Variants(compliant=self.compliant) if step else NO_VARIANTS
 
 
 NO_VARIANTS = Variants()
@@ -80,7 +90,7 @@ def verify(detector: Detector, language: str, violating: Sequence[str],
             return Verdict(False, f"misses violating variant {i}")
     for i, code in enumerate(variants.compliant, 1):
         if _fires(detector, language, code):
-            return Verdict(False, f"fires on compliant variant {i}")
+            return Verdict(False, f"fires on compliant variant {i}", compliant_hit=code)
     if not named:
         return Verdict(False, "names nothing the rule is about (an API, a literal or construct its text names)")
     if corpus is None:
