@@ -84,7 +84,7 @@ class DetectorFix(_Frozen):
 
 class MinedCheck(_Frozen):
     """How a detector mined from a rule's own examples was verified before it was kept
-    (`indexers/rules/mining`): it matched every violating example of the rule, no compliant
+    (`indexers/mining`): it matched every violating example of the rule, no compliant
     example of any rule in the document, and fired at most the allowed rate on a clean corpus
     (`corpus_lines` None: no corpus was configured, that check was not run)."""
 

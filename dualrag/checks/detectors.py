@@ -14,7 +14,7 @@
 - `paths`: gitignore-style patterns; a detector with them runs only on files they match.
 
 Findings carry `source="detector"`; they are sorted by path and line, one per (path, line, rule).
-A detector mined from a rule's examples (`Detector.mined`, `indexers/rules/mining`) says so in its
+A detector mined from a rule's examples (`Detector.mined`, `indexers/mining`) says so in its
 finding's message, citing the rule and its page. `[rules] disable` names rules whose detector
 never runs.
 
@@ -261,7 +261,7 @@ def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = 
 
 def mined_citation(rule: RuleUnit) -> str:
     """Where a mined check comes from: a pattern found in the examples of rule X of document D,
-    page N, verified on them (`indexers/rules/mining`); not a hand-written detector."""
+    page N, verified on them (`indexers/mining`); not a hand-written detector."""
     where = PurePosixPath(rule.source.document or rule.source.file).name
     page = f", p. {rule.source.page}" if rule.source.page else ""
     return f"a pattern found in the examples of {rule.rule_id} ({where}{page}) and verified on them"

@@ -226,7 +226,7 @@ def _mining(settings: Settings, mine: bool | None, model_variants: bool | None =
         return None
     from dataclasses import replace
 
-    from indexers.rules.mining import options_from_config
+    from indexers.mining import options_from_config
 
     try:
         options = options_from_config(settings.rules)

@@ -23,7 +23,7 @@ class RulesConfig(Section):
     mandatory: SeverityName = Field("major", description="severity of a mandatory rule (强制, MUST, required)")
     recommended: SeverityName = Field("minor", description="severity of a recommended rule (推荐, SHOULD)")
     reference: SeverityName = Field("info", description="severity of a reference rule (参考, MAY, optional)")
-    # Detectors mined from a document's own examples (indexers/rules/mining), verified before use.
+    # Detectors mined from a document's own examples (indexers/mining), verified before use.
     mine: bool = Field(True, description="mine detectors from the violating/compliant examples of indexed rules "
                                          "(`index rules --no-mine` skips it for one run)")
     mining_corpus: str | None = Field(

@@ -59,7 +59,7 @@ class GrammarWords:
 @dataclass(frozen=True)
 class GrammarRoles:
     """What the node types of a pack's grammar are to detectors mined from a rule's examples
-    (`indexers/rules/mining`) and to the scoped queries they may become (`dualrag/scoped_query.py`).
+    (`indexers/mining`) and to the scoped queries they may become (`dualrag/scoped_query.py`).
     Every field is plain data so that a pack, not the miner, names its grammar's nodes.
 
     - `literals`: a literal's value is the example's, its kind may be the rule's;

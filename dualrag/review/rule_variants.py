@@ -7,7 +7,7 @@ example ("any `setWritable` call") passes every check the document offers and th
 correct use. A configured model writes, per rule with a violating example, one more violating
 variant (other names, nesting, receiver) and one compliant near miss (the same APIs used as the rule
 asks). They only verify: a candidate must fire on the violating variant and stay quiet on the
-compliant one (`indexers/rules/mining/verify.Variants`); no candidate is made from them, so a poor
+compliant one (`indexers/mining/verify.Variants`); no candidate is made from them, so a poor
 answer can cost a detector, never make one. One request per rule, cached by the model and the rule's
 text and example, so re-indexing an unchanged book asks nothing; a failed request leaves the rule
 without variants.

@@ -49,7 +49,7 @@ def java_lines(folder: Path) -> int:
 
 PARSE = """
 import sys, time
-from indexers.rules.mining import load_corpus
+from indexers.mining import load_corpus
 start = time.perf_counter()
 corpus = load_corpus(sys.argv[1], sys.argv[2], 10_000_000)
 corpus.roots()

@@ -32,8 +32,8 @@ from dualrag.store import open_store
 from evaluation.bench.index_rules import FLOOR_S
 from evaluation.mining.books import DEV_PDF, JAVA_CORPUS
 from indexers.rules import read_rule_documents
-from indexers.rules.mining import MiningOptions, load_corpus
-from indexers.rules.mining import corpus as corpus_module
+from indexers.mining import MiningOptions, load_corpus
+from indexers.mining import corpus as corpus_module
 
 BOOKS = ("errorprone", "pmd", "androidlint")
 

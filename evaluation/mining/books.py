@@ -17,7 +17,7 @@ from pathlib import Path
 from dualrag.config.rules import RulesConfig
 from dualrag.units import RuleSource, RuleUnit
 from evaluation import ROOT, SHARED
-from indexers.rules.mining.corpus_root import clean_corpus_folder
+from indexers.mining.corpus_root import clean_corpus_folder
 
 EVAL = SHARED / "eval"
 DEV_PDF = EVAL / "kb" / "java-manual-huangshan.pdf"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from indexers.rules.mining import MiningOptions
-from indexers.rules.mining.lattice import ORDERS
+from indexers.mining import MiningOptions
+from indexers.mining.lattice import ORDERS
 
 from .heldout import HeldOut
 

@@ -36,7 +36,7 @@ from evaluation.mining.dev_checks import bug_pairs, p3c_cases
 from evaluation.mining.full import full
 from evaluation.mining.heldout import held_out
 from evaluation.mining.scoring import compliant_code, score
-from indexers.rules.mining import MiningOptions, load_corpus
+from indexers.mining import MiningOptions, load_corpus
 
 RECALL_FLOOR, PRECISION_FLOOR, NOISE_FLOOR, PAIRS_FLOOR, INDEPENDENT_RATIO = 0.50, 0.90, 1.0, 0.40, 3.0
 

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from dualrag.units import RuleUnit
-from indexers.rules.mining import MiningOptions, MiningReport, mine_book
+from indexers.mining import MiningOptions, MiningReport, mine_book
 
 from .books import Book
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dualrag.rulebook import detector_rows
-from indexers.rules.mining import Backgrounds, ExamplePool, MiningOptions, RuleMiner, run_miners, words_of
-from indexers.rules.mining.examples import code_of
+from indexers.mining import Backgrounds, ExamplePool, MiningOptions, RuleMiner, run_miners, words_of
+from indexers.mining.examples import code_of
 
 from .books import Book
 

@@ -26,7 +26,7 @@ from dataclasses import replace
 from dualrag.config import load_settings
 from dualrag.llm import LLMFactory
 from dualrag.review.rule_variants import CachedVariants, VariantWriter
-from indexers.rules.mining import MiningOptions, load_corpus
+from indexers.mining import MiningOptions, load_corpus
 
 from . import books as bk
 from .choices import BASELINE, GRID

@@ -23,7 +23,7 @@ from indexers.readers import SUPPORTED_SUFFIXES, DocumentError, PageCallback, re
 from indexers.readers.caps import check_size, time_budget
 
 from .ids import dedupe_ids
-from .mining import MiningOptions, MiningReport, mine_book
+from indexers.mining import MiningOptions, MiningReport, mine_book
 from .report import DocumentReport
 from .segmenter import estimate_tokens, segment_documents, segment_with_reports
 

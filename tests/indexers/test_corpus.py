@@ -14,8 +14,8 @@ from dualrag.config.rules import RulesConfig
 from indexers.corpus import Caps, CorpusError, Manifest, Selection, UnsafeTarball, read_manifest, unpack_sources
 from indexers.corpus.build import ensure_room
 from indexers.corpus.manifest import PackageEntry, is_built_corpus, write_manifest
-from indexers.rules.mining import load_corpus
-from indexers.rules.mining.corpus_root import clean_corpus_folder, describe_corpus
+from indexers.mining import load_corpus
+from indexers.mining.corpus_root import clean_corpus_folder, describe_corpus
 from tests.cli_run import run_cli
 
 from .debian_mirror import DebianMirror, make_tarball
@@ -306,7 +306,7 @@ def test_unset_the_default_build_is_used_when_it_has_the_language(tmp_path, monk
 
 
 def test_mining_options_read_each_language_its_own_folder_of_a_build(built):
-    from indexers.rules.mining import options_from_config
+    from indexers.mining import options_from_config
 
     options = options_from_config(RulesConfig(mining_corpus=str(built)))
     assert options.corpus.language == "java" and options.corpus.lines == 2

@@ -13,9 +13,9 @@ from dualrag.cli import main
 from dualrag.rulebook import detector_rows
 from dualrag.units import Detector, MinedCheck, RuleSource, RuleUnit
 from indexers.rules import read_rule_documents
-from indexers.rules.mining import MiningOptions, load_corpus, mine_book, mine_rule
-from indexers.rules.mining.examples import code_of
-from indexers.rules.mining.tree import rule_words
+from indexers.mining import MiningOptions, load_corpus, mine_book, mine_rule
+from indexers.mining.examples import code_of
+from indexers.mining.tree import rule_words
 
 LOOSE = MiningOptions(min_bits=8.0)  # a three-rule book has little background: its bits run low
 
@@ -202,7 +202,7 @@ def test_hand_written_detectors_win_and_disabled_rules_are_not_mined():
 
 
 def test_mine_rule_on_held_out_folds_uses_only_what_it_is_given(corpus_dir):
-    from indexers.rules.mining import Backgrounds
+    from indexers.mining import Backgrounds
 
     result = mine_rule("R-1", rule_words(BIGDECIMAL.title), "java", ["x = new BigDecimal(0.5);"], [],
                        [("R-2", 'y = new BigDecimal("1");')], Backgrounds(), MiningOptions(corpus=load_corpus(corpus_dir)))
@@ -345,7 +345,7 @@ def test_a_missing_mining_corpus_is_a_configuration_error(in_tmp, capsys):
 
 
 def test_variants_only_verify_a_candidate_never_make_one():
-    from indexers.rules.mining import Variants
+    from indexers.mining import Variants
 
     plain, _ = mine_book([BIGDECIMAL], LOOSE)
     assert plain[0].detect is not None
@@ -385,7 +385,7 @@ def test_the_corpus_index_counts_what_running_every_detector_everywhere_counts(c
 
 
 def test_a_held_out_fold_mines_with_the_books_counts_less_its_own_examples():
-    from indexers.rules.mining import Backgrounds
+    from indexers.mining import Backgrounds
 
     codes = [BIGDECIMAL.bad_examples[0], FINALLY.bad_examples[0], SWITCH.bad_examples[0]]
     every, rest = Backgrounds(), Backgrounds()

@@ -8,7 +8,7 @@ import pytest
 
 from dualrag.rulebook import detector_rows
 from dualrag.units import RuleSource, RuleUnit
-from indexers.rules.mining import MiningOptions, mine_book, rule_words
+from indexers.mining import MiningOptions, mine_book, rule_words
 
 LOOSE = MiningOptions(min_bits=8.0)  # no clean corpus in these languages here: a small book's bits run low
 

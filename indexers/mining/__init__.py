@@ -1,6 +1,6 @@
 """Detectors mined from a rule book's own examples, verified before use (issues 27 and 42).
 
-    from indexers.rules.mining import MiningOptions, load_corpus, mine_book
+    from indexers.mining import MiningOptions, load_corpus, mine_book
     units, report = mine_book(units, MiningOptions(corpus=load_corpus("~/java-sources")))
 
 Per rule with violating examples and no hand-written `detect`:
