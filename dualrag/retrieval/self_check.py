@@ -3,7 +3,7 @@
 The further channels (`RuleChannels`) ship in the setting that held on rule books nobody tuned
 for; a book whose rules carry counter-examples can say for itself which setting finds its rules.
 The self-check queries the knowledge base with each rule's first counter-example and scores
-recall@1 / @5 of that rule under every setting of the grid (the one scripts/eval/rules.py --grid
+recall@1 / @5 of that rule under every setting of the grid (the one evaluation/retrieval/rules.py --grid
 scores), then keeps the best recall@5 that loses no recall@1 against the plain two channels
 (ties: the shipped default, then fewer channels). Fewer than `MIN_CASES` such rules: no choice,
 the configured setting. The grid never reads the code centred (embedding/centroid.py): that reading

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts import ROOT, SHARED
+from evaluation import ROOT, SHARED
 
 BASELINE = "c7e994f"  # the estimator issue 43 measured
 BUDGETS = (2_000, 8_000, 60_000)

@@ -1,4 +1,4 @@
-"""The independent evaluation files of issue 42 (scripts/eval/independent) stay usable: per book at
+"""The independent evaluation files of issue 42 (evaluation/mining/independent) stay usable: per book at
 least 40 violating and 40 compliant files that parse cleanly, name rules of their book, label real
 lines, copy no example of the book, and follow the seeded rule selection. And the checker itself
 notices each kind of damage."""
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from dualrag.units import RuleSource, RuleUnit
-from scripts.eval.independent import BOOKS, CaseError, load_cases
-from scripts.eval.independent.check import MIN_FILES, problems
-from scripts.eval.mined_detectors import DEV_PDF
+from evaluation.core.datasets import GUIDELINE as DEV_PDF
+from evaluation.mining.independent import BOOKS, CaseError, load_cases
+from evaluation.mining.independent.check import MIN_FILES, problems
 
 
 @pytest.mark.parametrize("book", BOOKS)
@@ -52,7 +52,7 @@ def row(name: str, rule: str, label: str, lines: list[int]) -> dict:
 
 
 def test_the_checker_names_each_kind_of_damage(tmp_path):
-    from scripts.eval.independent.selection import walk_order
+    from evaluation.mining.independent.selection import walk_order
 
     first = walk_order("tiny", RULES)[0].rule_id
     files = {"v1.java": "class Broken {\n    void run( {\n    }\n}\n",   # does not parse
@@ -73,7 +73,7 @@ def test_the_checker_names_each_kind_of_damage(tmp_path):
 
 
 def test_the_checker_wants_the_seeded_order_and_a_reason_for_each_skip(tmp_path):
-    from scripts.eval.independent.selection import walk_order
+    from evaluation.mining.independent.selection import walk_order
 
     order = [r.rule_id for r in walk_order("tiny", RULES)]
     rows = [row("v1.java", order[1], "violating", [3]), row("c1.java", order[1], "compliant", [])]

@@ -1,4 +1,4 @@
-"""The independent files of the `codeql` and `ruff` books (scripts/eval/independent/<book>/): code the
+"""The independent files of the `codeql` and `ruff` books (evaluation/mining/independent/<book>/): code the
 books never showed. Every case names a rule of its book and a file that parses, labelled lines lie
 in the file, no file copies an example of its book, and the rules are the seeded prefix SELECTION.md
 records."""
@@ -12,10 +12,9 @@ import re
 import pytest
 
 from dualrag import languages
-from scripts import ROOT
-from scripts.tools.build_rule_books import load_book
+from evaluation.books import load_book
+from evaluation.mining.independent import HERE as INDEPENDENT
 
-INDEPENDENT = ROOT / "scripts" / "eval" / "independent"
 BOOKS = {"codeql": "java", "ruff": "python"}
 KEYS = {"file", "rule", "label", "lines", "language", "note"}
 SEED = 20261204

@@ -9,17 +9,18 @@ import re
 import pytest
 
 from dualrag import languages
-from scripts.tools.build_rule_books import BOOK_DIR, Snapshot, load_book
-from scripts.tools.rule_books.cli import run
-from scripts.tools.rule_books.codeql.build import split_sample
-from scripts.tools.rule_books.codeql.query_tests import (
+from evaluation.books import BOOK_DIR, load_book
+from evaluation.books.builder import run
+from evaluation.books.codeql.build import split_sample
+from evaluation.books.codeql.query_tests import (
     compliant_snippets,
     expected_rows,
     java_source,
     violating_snippets,
 )
-from scripts.tools.rule_books.ruff.fixtures import fixture_examples, flagged
-from scripts.tools.rule_books.snippets import MAX_EXAMPLES, MAX_LINES, Examples, normalised
+from evaluation.books.ruff.fixtures import fixture_examples, flagged
+from evaluation.books.snapshot import Snapshot
+from evaluation.books.snippets import MAX_EXAMPLES, MAX_LINES, Examples, normalised
 
 NEW_BOOKS = {"codeql": "java", "ruff": "python"}
 FIELDS = {"id", "title", "prose", "level", "category", "violating", "compliant", "source", "language"}
@@ -116,10 +117,10 @@ def test_fixture_chunks_split_into_violating_and_near_miss_examples():
 
 
 def test_a_builder_given_no_snapshot_fails_with_one_line(tmp_path, capsys):
-    from scripts.tools.rule_books.ruff.build import BOOK, LANGUAGE, NOTES, build
+    from evaluation.books.ruff.build import BOOK, LANGUAGE, NOTES, build
 
-    assert run([str(tmp_path)], BOOK, "astral-sh/ruff", LANGUAGE, build, NOTES) == 2
-    assert run([], BOOK, "astral-sh/ruff", LANGUAGE, build, NOTES) == 2
+    assert run([str(tmp_path)], BOOK, LANGUAGE, build, NOTES) == 2
+    assert run([], BOOK, LANGUAGE, build, NOTES) == 2
     errors = capsys.readouterr().err.strip().splitlines()
     assert errors[0].startswith(f"error: {tmp_path} is not a readable snapshot of astral-sh/ruff")
     assert errors[1].startswith("usage:") and len(errors) == 2

@@ -6,6 +6,7 @@ hands its grammar's parser to both. Rules in `knowledge/java/`. A Java file make
 from __future__ import annotations
 
 from dualrag.languages.java.grammar_words import JAVA_GRAMMAR_WORDS
+from dualrag.languages.java.roles import JAVA_ROLES
 from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
 
 GRAMMAR = Grammar("java", "tree_sitter_java")
@@ -62,4 +63,5 @@ PACK = LanguagePack(
                   "lambda"),
     containers=("class", "interface", "enum", "record", "annotation"),
     grammar_words=JAVA_GRAMMAR_WORDS,
+    roles=JAVA_ROLES,
 )

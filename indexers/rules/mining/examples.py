@@ -4,8 +4,8 @@ Documents mix code and prose in their examples (`在 main 参数中，使用 Str
 `接口方法定义 public abstract void commit();`): a line keeps only its code; a line that is prose
 through and through is dropped, and an example left with no code is prose (nothing to mine).
 
-A fragment that does not parse as a unit is wrapped (Java: into a class, then into a method of a
-class) and the parse with the fewest errors is kept for mining. Verification never uses the
+A fragment that does not parse as a unit is wrapped (the pack's `GrammarRoles.wrappers`; Java:
+into a class, then into a method of a class) and the parse with the fewest errors is kept for mining. Verification never uses the
 wrapped text: it runs a candidate exactly as a review would, on the example as a diff fragment.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dualrag import languages
+from dualrag.languages import GrammarRoles
 
 # CJK ideographs, kana, hangul, full-width forms and CJK punctuation: the prose of a document.
 _PROSE_CHAR = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef\u2018-\u201f\u2026"
@@ -25,21 +26,15 @@ _CODE_PUNCT = re.compile(r"[;{}()=\[\]<>]|\.\w")
 _NAME_LIST = re.compile(r"^\s*[^\s/;{}=]+(?:(?:\s+/\s*|\s*/\s+|\s*[、，]\s*)[^\s/;{}=]+)+\s*[。.]?\s*$")
 _NUMBERED = re.compile(r"^\s*(?:\(\d+\)|（\d+）|\d+[）)、])")
 
-# A fragment that does not parse alone is tried inside these (prefix, suffix), in order.
-_WRAPPERS = {
-    "java": (("class __Mined {\n", "\n}"), ("class __Mined { void __mined() {\n", "\n}}")),
-    "kotlin": (("fun __mined() {\n", "\n}"),),
-}
+_NO_ROLES = GrammarRoles()
+_NAME = "identifier"  # what every tree-sitter grammar calls a value's name (a type's name may differ)
 
-# Names a declaration introduces: the example made them up, so their text says nothing.
-_DECLARING = {
-    "variable_declarator": "name", "formal_parameter": "name", "spread_parameter": None, "method_declaration": "name",
-    "class_declaration": "name", "interface_declaration": "name", "enum_declaration": "name",
-    "record_declaration": "name", "constructor_declaration": "name", "catch_formal_parameter": "name",
-    "enhanced_for_statement": "name", "enum_constant": "name", "annotation_type_declaration": "name",
-    "resource": "name", "inferred_parameters": None, "lambda_expression": "parameters",
-    "function_definition": "name", "parameters": None, "property_declaration": None, "function_declaration": None,
-}
+
+def roles_of(language: str) -> GrammarRoles:
+    """What the node types of a language's grammar are to mining (its pack's `roles`; none: an
+    empty table, so mining still runs on the grammar alone)."""
+    pack = languages.pack_for(language)
+    return pack.roles if pack is not None and pack.roles is not None else _NO_ROLES
 
 
 def code_of(example: str) -> str:
@@ -111,7 +106,7 @@ def parse_example(code: str, language: str) -> Parsed | None:
     if not code.strip() or languages.grammar_of(language) is None:
         return None
     best: Parsed | None = None
-    for prefix, suffix in (("", ""), *_WRAPPERS.get(language, ())):
+    for prefix, suffix in (("", ""), *roles_of(language).wrappers):
         root = languages.parser(language).parse((prefix + code + suffix).encode("utf-8")).root_node
         errors = count_errors(root)
         if best is None or errors < best.errors:
@@ -119,7 +114,7 @@ def parse_example(code: str, language: str) -> Parsed | None:
         if errors == 0:
             break
     assert best is not None
-    best.declared = frozenset(declared_names(best.root))
+    best.declared = frozenset(declared_names(best.root, language))
     return best
 
 
@@ -154,19 +149,21 @@ def count_errors(root) -> int:
     return sum(1 for n in walk(root) if n.is_error or n.is_missing)
 
 
-def declared_names(root) -> set[str]:
+def declared_names(root, language: str) -> set[str]:
+    """The names an example declares (its pack's `GrammarRoles.declaring`): it made them up."""
+    declaring = dict(roles_of(language).declaring)
     names: set[str] = set()
     for node in walk(root):
-        key = _DECLARING.get(node.type, "")
-        if key == "":
-            continue
+        key = declaring.get(node.type)
         if key is None:
-            targets = [c for c in node.named_children if c.type == "identifier"]
+            continue
+        if not key:
+            targets = [c for c in node.named_children if c.type == _NAME]
         else:
             child = node.child_by_field_name(key)
             targets = [child] if child is not None else []
-            if child is not None and child.type != "identifier":
-                targets = [c for c in walk(child) if c.type == "identifier"]
+            if child is not None and child.type != _NAME:
+                targets = [c for c in walk(child) if c.type == _NAME]
         names.update(text(t) for t in targets if t is not None)
     return names
 

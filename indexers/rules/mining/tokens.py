@@ -13,10 +13,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
-
-JAVA_KEYWORDS = frozenset(["abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private", "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while", "var", "record", "yield", "null", "true", "false"])
 
 _TOKEN = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)+'|[A-Za-z_$][\w$]*|\d[\w.]*|\.\.\.|…|::|->|==|!=|<=|>=|&&|\|\||\+\+|--|[+\-*/%&|^]=|<<|>>>?|[^\s\w]|[^\x00-\x7f]+''')
 _PROSE = re.compile(r"[^\x00-\x7f]")
@@ -29,8 +27,10 @@ MIN_TOKENS, MAX_TOKENS = 2, 8
 CLASS_BITS = 0.2
 
 
-def normalise(line: str, declared: frozenset[str], words: frozenset[str]) -> list[str | None]:
-    """Tokens of one code line; None breaks a run (prose, an ellipsis)."""
+def normalise(line: str, declared: frozenset[str], words: Container[str],
+              keywords: Container[str] = frozenset()) -> list[str | None]:
+    """Tokens of one code line (`keywords`: the language's, kept as spelled); None breaks a run
+    (prose, an ellipsis)."""
     line = _BLOCK_COMMENT.sub(" ", _LINE_COMMENT.sub("", line))
     raw = _TOKEN.findall(line)
     out: list[str | None] = []
@@ -44,7 +44,7 @@ def normalise(line: str, declared: frozenset[str], words: frozenset[str]) -> lis
         elif tok[0].isdigit():
             out.append(tok if tok.rstrip("lLfFdD").lower() in words else NUM)
         elif tok[0].isalpha() or tok[0] in "_$":
-            if tok in JAVA_KEYWORDS:
+            if tok in keywords:
                 out.append(tok)
             elif tok in declared or tok.startswith("__") or len(tok) < 3 or tok.lower() in PLACEHOLDERS:
                 out.append(ID)
@@ -113,12 +113,28 @@ class TokenCandidate:
     required: tuple[str, ...]  # spelled words a line must contain
 
 
+class Difference:
+    """Counts of one counter minus another's, read-only: a book's background with a held-out
+    fold's examples taken out, without copying the book's counts for every fold."""
+
+    def __init__(self, base, minus) -> None:
+        self.base, self.minus = base, minus
+
+    def __getitem__(self, key) -> int:
+        return self.base[key] - self.minus[key]
+
+
 class TokenBackground:
     """How often each token occurs in a book's example lines."""
 
     def __init__(self) -> None:
-        self.counts: Counter = Counter()
+        self.counts: Counter | Difference = Counter()
         self.total = 0
+
+    def without(self, other: TokenBackground) -> TokenBackground:
+        out = TokenBackground()
+        out.counts, out.total = Difference(self.counts, other.counts), self.total - other.total
+        return out
 
     def add(self, tokens: Sequence[str | None], sign: int = 1) -> None:
         for tok in tokens:
@@ -126,7 +142,7 @@ class TokenBackground:
                 self.counts[tok] += sign
                 self.total += sign
 
-    def bits(self, tok: str, words: frozenset[str]) -> float:
+    def bits(self, tok: str, words: Container[str]) -> float:
         if tok.startswith("\x00"):
             return CLASS_BITS
         base = -math.log2((self.counts[tok] + 0.5) / (self.total + 1))
@@ -138,18 +154,19 @@ class TokenBackground:
 def code_lines(code: str) -> list[str]:
     """Lines that may hold a violation: not comments, not package or import lines."""
     return [line for line in code.splitlines() if line.strip()
-            and not line.strip().startswith(("//", "/*", "*", "package ", "import "))]
+            and not line.strip().startswith(("//", "/*", "*", "#", "package ", "import "))]
 
 
 def token_candidates(violating: Sequence[tuple[str, frozenset[str]]], compliant: Sequence[str],
-                     bg: TokenBackground, words: frozenset[str], limit: int) -> list[TokenCandidate]:
+                     bg: TokenBackground, words: Container[str], limit: int,
+                     keywords: Container[str] = frozenset()) -> list[TokenCandidate]:
     """Token runs every violating example has on some line, that no compliant example of the rule
     has on any line, most informative first. `violating`: (code, declared names) per example."""
     common: set[tuple[str, ...]] | None = None
     for code, declared in violating:
         grams: set[tuple[str, ...]] = set()
         for line in code_lines(code):
-            grams |= ngrams(normalise(line, declared, words))
+            grams |= ngrams(normalise(line, declared, words, keywords))
         common = grams if common is None else common & grams
         if not common:
             return []

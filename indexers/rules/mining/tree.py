@@ -29,19 +29,19 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from dualrag.rulebook import compile_query, query_rows
+from dualrag.languages import GrammarRoles
+from dualrag.rulebook import compile_query, detector_rows
+from dualrag.scoped_query import declared_types
+from dualrag.units import Detector, QueryScope
 
 from .examples import Parsed, raw_root, text
+from .tokens import Difference
+from .words import RuleWords, rule_words
 
-COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
-HEADERS = frozenset({"package_declaration", "import_declaration", "import_statement", "import_from_statement",
-                     "package_header", "import_header", "import_list"})
-LITERALS = frozenset({"decimal_integer_literal", "decimal_floating_point_literal", "hex_integer_literal",
-                      "octal_integer_literal", "binary_integer_literal", "string_literal", "character_literal",
-                      "integer", "float", "string", "number_literal"})
-# Children whose text names an API (not a made-up name) when the example does not declare it.
-_NAMING_FIELDS = frozenset({"name", "field", "attribute", "function", "method", "type", "constructor"})
+__all__ = ["Background", "Context", "TreeCandidate", "rule_words"]
+
 _SKIP_TOKENS = frozenset({"(", ")", "{", "}", "[", "]", ";", ",", ".", "::", "@", "\"", "'", "`"})
+_ROOTS = ("program", "source_file", "module", "ERROR")
 # Parts of node type names every rule could be said to name: no evidence of relevance.
 _GENERIC_WORDS = frozenset({
     "statement", "expression", "declaration", "clause", "literal", "identifier", "type", "list", "block", "body",
@@ -72,26 +72,23 @@ Step = tuple  # ("c", field, type, text | None) | ("k", field, token) | ("u", fi
 Path = tuple  # tuple[Step, ...]
 
 
-def rule_words(*texts: str) -> frozenset[str]:
-    """ASCII words of a rule's title and prose, lower-cased, camel-case parts too."""
-    words: set[str] = set()
-    for t in texts:
-        for word in re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?", t or ""):
-            words.add(word.lower())
-            words.update(p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", word) if len(p) > 2)
-    return frozenset(words)
-
-
 def _literal_word(value: str) -> str:
     return value.strip("\"'").rstrip("lLfFdD").lower()
 
 
 @dataclass
 class Context:
-    """What decides which texts matter: the names the example declares and the rule's words."""
+    """What decides which texts matter: the names the example declares (and the types it declares
+    them with), and the rule's words, read in the language's grammar (`words.roles`)."""
 
     declared: frozenset[str]
-    words: frozenset[str]
+    words: RuleWords
+    types: dict[str, set[str]] = field(default_factory=dict)  # declared name -> simple type names
+    scoped: bool = True  # paths a scoped query needs (places at any depth, receivers' types) too
+
+    @property
+    def roles(self) -> GrammarRoles:
+        return self.words.roles
 
 
 def meaningful_text(node, parent, fld: str, ctx: Context) -> str | None:
@@ -101,22 +98,47 @@ def meaningful_text(node, parent, fld: str, ctx: Context) -> str | None:
     value = text(node)
     if not value or len(value) > 80:
         return None
-    if node.type in LITERALS:  # a literal counts when the rule's text names it (365, not 1)
+    roles = ctx.roles
+    if node.type in roles.literals:  # a literal counts when the rule's text names it (365, not 1)
         word = _literal_word(value)
         return value if word in ctx.words and len(word) >= 2 else None
-    if "identifier" not in node.type:
+    if node.type not in roles.identifiers:
         return None
     if value in ctx.declared or value.startswith("__") or value.lower() in PLACEHOLDERS or len(value) < 3:
         return None
-    if parent is not None and parent.type == "field_access" and fld == "field" and \
-            (obj := parent.child_by_field_name("object")) is not None and obj.type == "this":
+    if parent is not None and any(p.type == "this" for p in parent.named_children) and fld != "name":
         return None  # this.data: the example's own field
-    if node.type == "type_identifier" or value[:1].isupper():
-        return value
-    if fld in _NAMING_FIELDS and parent is not None and "declaration" not in parent.type \
-            and "definition" not in parent.type:
+    if value[:1].isupper() or node.type != "identifier":
+        return value  # a type's name
+    if parent is not None and "declaration" not in parent.type and "definition" not in parent.type and \
+            (fld in roles.naming or f"{parent.type}#{_named_index(node)}" in roles.naming):
         return value
     return None
+
+
+def _named_index(node) -> int:
+    parent = node.parent
+    return next((i for i, c in enumerate(parent.named_children) if c.id == node.id), -1) if parent is not None else -1
+
+
+def receiver_types(node, parent, fld: str, ctx: Context) -> set[str]:
+    """The types a call's receiver has (`GrammarRoles.receivers`): the types the example declares
+    its name with, or the name itself when it is a type's (a static call)."""
+    if parent is None or node.type not in ctx.roles.identifiers or node.named_child_count:
+        return set()
+    position = fld or f"#{_named_index(node)}"
+    if (parent.type, position) not in ctx.roles.receivers:
+        return set()
+    value = text(node)
+    if value in ctx.types:
+        return set(ctx.types[value])
+    if value not in ctx.declared and value[:1].isupper():
+        return {value}
+    return set()
+
+
+def context(parsed: Parsed, words: RuleWords, scoped: bool = True) -> Context:
+    return Context(parsed.declared, words, declared_types(parsed.language, parsed.root) if scoped else {}, scoped)
 
 
 def _field(node, index: int) -> str:
@@ -125,7 +147,8 @@ def _field(node, index: int) -> str:
 
 def features(node, parsed: Parsed, ctx: Context) -> dict[Path, int]:
     """Every path of an anchor node, each with its position among its siblings (for the order
-    the query lists them in)."""
+    the query lists them in): below it, the one or two nodes it sits in (`u`), and the places it
+    sits in at any depth (`a`, `GrammarRoles.places`)."""
     out: dict[Path, int] = {}
     parent = node.parent
     if parent is not None:
@@ -137,11 +160,24 @@ def features(node, parsed: Parsed, ctx: Context) -> dict[Path, int]:
     current = node
     for _ in range(2):
         parent = current.parent
-        if parent is None or parent.type in ("program", "source_file", "module", "ERROR") or not parsed.inside(parent):
+        if parent is None or parent.type in _ROOTS or not parsed.inside(parent):
             break
         up = up + (("u", _field_of(current), parent.type),)
         out[up] = 0
         current = parent
+    for kind in places_around(node, parsed, ctx.roles) if ctx.scoped else ():
+        out.setdefault((("a", kind),), 0)
+    return out
+
+
+def places_around(node, parsed: Parsed, roles: GrammarRoles) -> list[str]:
+    """The place types a node sits in at any depth, inside the example, nearest first."""
+    out: list[str] = []
+    current = node.parent
+    while current is not None and current.type not in _ROOTS and parsed.inside(current):
+        if current.type in roles.places and current.type not in out:
+            out.append(current.type)
+        current = current.parent
     return out
 
 
@@ -157,7 +193,7 @@ def _field_of(node) -> str:
 
 def _below(node, prefix: Path, depth: int, parsed: Parsed, ctx: Context, out: dict[Path, int]) -> None:
     for i, child in enumerate(node.children):
-        if child.type in COMMENTS or child.is_error or child.is_missing or child.type == "ERROR":
+        if child.type in ctx.roles.comments or child.is_error or child.is_missing or child.type == "ERROR":
             continue
         fld = _field(node, i)
         if child.is_named:
@@ -166,22 +202,24 @@ def _below(node, prefix: Path, depth: int, parsed: Parsed, ctx: Context, out: di
             value = meaningful_text(child, node, fld, ctx)
             if value is not None:
                 out.setdefault(prefix + (("c", fld, child.type, value),), i)
+            for kind in receiver_types(child, node, fld, ctx) if ctx.scoped else ():
+                out.setdefault(path + (("r", kind),), i)
             if depth + 1 < MAX_DEPTH:
                 _below(child, path, depth + 1, parsed, ctx, out)
         elif child.type not in _SKIP_TOKENS and child.type.strip():
             out.setdefault(prefix + (("k", fld, child.type),), i)
 
 
-def anchors(parsed: Parsed) -> Iterable:
+def anchors(parsed: Parsed, roles: GrammarRoles) -> Iterable:
     """Nodes of an example a candidate may be anchored at: named, inside the example, not an
     error, not a comment, not the whole program."""
     stack = [parsed.root]
     while stack:
         node = stack.pop()
-        if node.type in HEADERS:
+        if node.type in roles.headers:
             continue  # `package test.pkg;`, imports: every file of a project has them, none is a violation
         stack.extend(reversed(node.children))
-        if not node.is_named or node.type in COMMENTS or node.is_error or node.is_missing:
+        if not node.is_named or node.type in roles.comments or node.is_error or node.is_missing:
             continue
         if node.parent is None or not parsed.inside(node):
             continue
@@ -202,12 +240,12 @@ class Background:
 
     def add(self, parsed: Parsed, ctx: Context, sign: int = 1) -> None:
         """Count an example's nodes (`sign` -1: take a counted example out again)."""
-        for node in anchors(parsed):
+        for node in anchors(parsed, ctx.roles):
             self.types[node.type] += sign
             self.total += sign
             seen = set()
             for i, child in enumerate(node.children):
-                if child.type in COMMENTS or child.type == "ERROR":
+                if child.type in ctx.roles.comments or child.type == "ERROR":
                     continue
                 fld = _field(node, i)
                 if child.is_named:
@@ -223,8 +261,15 @@ class Background:
                 own = meaningful_text(node, parent, _field_of(node), ctx)
                 if own is not None:
                     seen.add(("t", own))
+                seen.update(("r", kind) for kind in receiver_types(node, parent, _field_of(node), ctx))
+            seen.update(("a", kind) for kind in places_around(node, parsed, ctx.roles))
             for step in seen:
                 self.steps[(node.type, step)] += sign
+
+    def without(self, other: Background) -> Background:
+        """These counts with another background's taken out (read-only)."""
+        return Background(Difference(self.types, other.types), Difference(self.steps, other.steps),  # type: ignore[arg-type]
+                          self.total - other.total)
 
     def type_bits(self, node_type: str) -> float:
         return -math.log2((self.types[node_type] + PRIOR_WEIGHT * PRIOR_TYPE) / (self.total + PRIOR_WEIGHT))
@@ -233,24 +278,36 @@ class Background:
         """-log2 P(step | a node of `parent_type`), the book's counts smoothed towards a prior
         (a name is rare, a structural child common): a small book's few examples, which are the
         rule's own, do not make their own names look common."""
-        prior = PRIOR_TEXT if step[0] == "t" or (step[0] == "c" and step[3] is not None) else PRIOR_STEP
+        prior = PRIOR_TEXT if step[0] in ("t", "r") or (step[0] == "c" and step[3] is not None) else PRIOR_STEP
         n = self.steps[(parent_type, step)]
         return -math.log2((n + PRIOR_WEIGHT * prior) / (self.types[parent_type] + PRIOR_WEIGHT))
 
 
-def _related(step: Step, words: frozenset[str]) -> bool:
+def _related(step: Step, words: RuleWords) -> bool:
+    """Whether the rule's text names a step: its text, its node type (by the pack's vocabulary or
+    the type's own name), its keyword or operator."""
     if step[0] == "c":
         if step[3] is not None:
             return step[3].lower() in words or _literal_word(step[3]) in words
-        return any(p in words for p in step[2].split("_") if p not in _GENERIC_WORDS)
+        return type_related(step[2], words)
     if step[0] == "k":
-        return step[2].lower() in words and step[2].isalpha()
-    if step[0] == "u":
-        return any(p in words for p in step[2].split("_") if p not in _GENERIC_WORDS)
-    return step[0] == "t" and step[1].lower() in words
+        return step[2] in words.operators or (step[2].isalpha() and step[2].lower() in words)
+    if step[0] in ("u", "a"):
+        return type_related(step[-1] if step[0] == "a" else step[2], words)
+    return step[0] in ("t", "r") and step[1].lower() in words
 
 
-def path_bits(anchor_type: str, path: Path, bg: Background, words: frozenset[str]) -> float:
+def names_rule(value: str, words: RuleWords) -> bool:
+    """Whether the rule's text names a text of the code (an API name, a literal's value)."""
+    return value.lower() in words or _literal_word(value) in words
+
+
+def said_by_rule(path: Path, words: RuleWords) -> bool:
+    """Whether the rule's text names a path's last step."""
+    return _related(path[-1], words)
+
+
+def path_bits(anchor_type: str, path: Path, bg: Background, words: RuleWords) -> float:
     """What a path adds: its last step's information given the node it hangs from (for a step
     up, given the node below it)."""
     last = path[-1]
@@ -266,8 +323,8 @@ def path_bits(anchor_type: str, path: Path, bg: Background, words: frozenset[str
     return bits + (RULE_WORD_BONUS if _related(last, words) else 0.0)
 
 
-def type_related(node_type: str, words: frozenset[str]) -> bool:
-    return any(p in words for p in node_type.split("_") if p not in _GENERIC_WORDS)
+def type_related(node_type: str, words: RuleWords) -> bool:
+    return node_type in words.types or any(p in words for p in node_type.split("_") if p not in _GENERIC_WORDS)
 
 
 # ------------------------------------------------------------------------------- candidates
@@ -284,6 +341,7 @@ class TreeCandidate:
     excluded_words: tuple[str, ...] = ()
     pattern: str = ""
     named: bool = False  # names an API, a keyword or a literal, or a construct the rule's text names
+    said: float = 0.0  # bits of what it names that the rule's own words name (`said_bits`)
 
     def required_texts(self) -> tuple[str, ...]:
         """Texts a file must contain for the query to match (a fast pre-filter): the texts it
@@ -292,9 +350,38 @@ class TreeCandidate:
                             | {p[0][1] for p in self.paths if p[0][0] == "t"}
                             | {s[2] for p in self.paths for s in p if s[0] == "k" and s[2].isalpha()}))
 
+    def scope(self) -> QueryScope | None:
+        """What a query cannot say: the place it sits in at any depth, its receiver's type."""
+        inside = sorted({p[0][1] for p in self.paths if p[0][0] == "a"})[:1]
+        receiver = _receiver(self.paths)
+        types = sorted({p[-1][1] for p in self.paths if p[-1][0] == "r" and p[:-1] == receiver})
+        return QueryScope(inside=inside, receiver_types=types) if inside or types else None
+
+    def detector(self, language: str) -> Detector:
+        scope = self.scope()
+        return Detector(kind="scoped-query" if scope else "tree-sitter", pattern=self.pattern, languages=[language],
+                        scope=scope)
+
+
+def candidate(anchor: str, paths: dict[Path, int], full: dict[Path, int], bg: Background, words: RuleWords, *,
+              relevance: float = 0.0, negated: tuple[str, ...] = (), excluded: tuple[str, ...] = ()) -> TreeCandidate:
+    """A candidate of these paths, scored and rendered (of the places it sits in, the most
+    informative is kept: a scope asks for one)."""
+    places = sorted((p for p in paths if p[0][0] == "a"), key=lambda p: (-path_bits(anchor, p, bg, words), repr(p)))
+    paths = {p: i for p, i in paths.items() if p[0][0] != "a" or p == places[0]}
+    cand = TreeCandidate(anchor, paths, full, score(anchor, paths, bg, words), relevance, negated, excluded,
+                         named=is_named(anchor, paths, words), said=said_bits(anchor, paths, bg, words))
+    cand.pattern = render(cand)
+    return cand
+
+
+def _receiver(paths: Iterable[Path]) -> Path | None:
+    """The one node a candidate asks a receiver type of (the shallowest)."""
+    return min((p[:-1] for p in paths if p[-1][0] == "r"), key=lambda q: (len(q), repr(q)), default=None)
+
 
 def generalise(anchor_type: str, seed: dict[Path, int], others: Sequence[list[dict[Path, int]]],
-               bg: Background, words: frozenset[str]) -> dict[Path, int] | None:
+               bg: Background, words: RuleWords) -> dict[Path, int] | None:
     """The seed's paths intersected with, per other example, its closest node of the type."""
     common = dict(seed)
     for nodes in others:
@@ -310,7 +397,7 @@ def generalise(anchor_type: str, seed: dict[Path, int], others: Sequence[list[di
     return common
 
 
-def prune(anchor_type: str, paths: dict[Path, int], bg: Background, words: frozenset[str],
+def prune(anchor_type: str, paths: dict[Path, int], bg: Background, words: RuleWords,
           limit: int = MAX_PATHS) -> dict[Path, int]:
     """The `limit` most informative paths (worth at least MIN_PATH_BITS), with their prefixes.
     A path through a child with a text replaces the same path through the bare child."""
@@ -330,7 +417,7 @@ def prune(anchor_type: str, paths: dict[Path, int], bg: Background, words: froze
     return kept
 
 
-def core(anchor_type: str, paths: dict[Path, int], words: frozenset[str]) -> dict[Path, int]:
+def core(anchor_type: str, paths: dict[Path, int], words: RuleWords) -> dict[Path, int]:
     """The paths that name what the rule is about: a text (an API name, a literal the rule
     names) or a construct, keyword or operator the rule's text names; with their prefixes."""
     kept: dict[Path, int] = {}
@@ -341,21 +428,32 @@ def core(anchor_type: str, paths: dict[Path, int], words: frozenset[str]) -> dic
     return kept
 
 
-def names(anchor_type: str, path: Path, words: frozenset[str]) -> bool:
+def names(anchor_type: str, path: Path, words: RuleWords) -> bool:
     """Whether a path's last step names what the rule is about: an API name, or a construct,
     keyword or operator the rule's text names. A literal's value never does (the rule's `0.1` is
     an example of a double, not the point)."""
     last = path[-1]
+    literals = words.roles.literals
     if last[0] == "t":
-        return anchor_type not in LITERALS
+        return anchor_type not in literals
+    if last[0] == "r":
+        return True
     if last[0] == "c":
-        if last[2] in LITERALS:
+        if last[2] in literals:
             return False
         return last[3] is not None or _related(last, words)
     return _related(last, words)
 
 
-def levels(anchor_type: str, lgg: dict[Path, int], bg: Background, words: frozenset[str]) -> list[dict[Path, int]]:
+def said_bits(anchor_type: str, paths: Iterable[Path], bg: Background, words: RuleWords) -> float:
+    """Bits of what a candidate names that the rule's own words name (its anchor type, texts,
+    constructs, keywords, operators): a pattern that names only what its example happened to
+    contain has none."""
+    total = RULE_WORD_BONUS if type_related(anchor_type, words) else 0.0
+    return total + sum(path_bits(anchor_type, p, bg, words) for p in paths if _related(p[-1], words))
+
+
+def levels(anchor_type: str, lgg: dict[Path, int], bg: Background, words: RuleWords) -> list[dict[Path, int]]:
     """Candidates of one anchor from general to specific: what the rule names (the core), the
     core and the two most informative other paths, the most informative paths (MAX_PATHS)."""
     base = core(anchor_type, lgg, words)
@@ -377,7 +475,7 @@ def _is_prefix_only(p: Path, kept: dict[Path, int]) -> bool:
     return any(len(q) > len(p) and q[:len(p)] == p for q in kept)
 
 
-def score(anchor_type: str, paths: dict[Path, int], bg: Background, words: frozenset[str]) -> float:
+def score(anchor_type: str, paths: dict[Path, int], bg: Background, words: RuleWords) -> float:
     """Bits of a candidate: its anchor type's rarity and each path's information (a bare child
     that also has a texted twin is counted once)."""
     total = bg.type_bits(anchor_type) + (RULE_WORD_BONUS if type_related(anchor_type, words) else 0.0)
@@ -389,7 +487,7 @@ def score(anchor_type: str, paths: dict[Path, int], bg: Background, words: froze
     return total
 
 
-def relevance(anchor_type: str, core_paths: dict[Path, int], bg: Background, words: frozenset[str]) -> float:
+def relevance(anchor_type: str, core_paths: dict[Path, int], bg: Background, words: RuleWords) -> float:
     """Bits of what a candidate names of the rule: its core paths, and its anchor type when the
     rule's text names that construct (not how rare the anchor type is)."""
     total = RULE_WORD_BONUS if type_related(anchor_type, words) else 0.0
@@ -403,14 +501,14 @@ def _texted(paths: dict[Path, int]) -> set[Path]:
     return {p[:-1] + (("c", p[-1][1], p[-1][2], "?"),) for p in paths if p[-1][0] == "c" and p[-1][3] is not None}
 
 
-def is_named(anchor_type: str, paths: Iterable[Path], words: frozenset[str]) -> bool:
+def is_named(anchor_type: str, paths: Iterable[Path], words: RuleWords) -> bool:
     """A candidate that names something: a text (an API name, a literal the rule names), a
     keyword or operator, or a construct whose name the rule's text uses."""
     if type_related(anchor_type, words):
         return True
     for p in paths:
         last = p[-1]
-        if last[0] == "t" or (last[0] == "c" and last[3] is not None) or _related(last, words):
+        if last[0] in ("t", "r") or (last[0] == "c" and last[3] is not None) or _related(last, words):
             return True
     return False
 
@@ -429,14 +527,17 @@ class _PNode:
     text: str | None = None
     order: int = 0
     children: list = field(default_factory=list)  # _PNode or ("k", field, token, order)
+    receiver: bool = False
 
 
 def render(cand: TreeCandidate) -> str:
-    """The candidate as a tree-sitter query with `@violation` on the anchor."""
+    """The candidate as a tree-sitter query with `@violation` on the anchor (and `@receiver` on
+    the node its scope asks the type of; the places it sits in are the scope's)."""
     root = _PNode(cand.anchor)
     ups = sorted((p for p in cand.paths if p[0][0] == "u"), key=len)
     own_text = next((p[0][1] for p in cand.paths if p[0][0] == "t"), None)
     down = [p for p in cand.paths if p[0][0] == "c" or p[0][0] == "k"]
+    receiver = _receiver(cand.paths)
     nodes: dict[Path, _PNode] = {(): root}
     texted = {p[:-1] + (("c", p[-1][1], p[-1][2], None),): p for p in down if p[-1][0] == "c" and p[-1][3]}
     for p in sorted(down, key=len):
@@ -444,6 +545,10 @@ def render(cand: TreeCandidate) -> str:
         if parent is None:
             continue
         last = p[-1]
+        if last[0] == "r":
+            if p[:-1] == receiver:
+                parent.receiver = True
+            continue
         if last[0] == "k":
             parent.children.append(("k", last[1], last[2], cand.paths[p]))
             continue
@@ -487,6 +592,8 @@ def _render_node(node: _PNode, captures: list, negated: Sequence[str] = (), anch
         name = f"c{len(captures)}"
         captures.append((name, node.text))
         rendered += f" @{name}"
+    if node.receiver:
+        rendered += " @receiver"
     if anchor:
         rendered += " @violation"
     return rendered
@@ -501,8 +608,8 @@ def compiles(language: str, pattern: str) -> str | None:
     return None
 
 
-def fires(language: str, pattern: str, code: str) -> bool:
-    return bool(query_rows(language, pattern, raw_root(language, code)))
+def fires(language: str, detector: Detector, code: str) -> bool:
+    return bool(detector_rows(detector, language, code))
 
 
 def captured(language: str, pattern: str, code: str) -> list:
