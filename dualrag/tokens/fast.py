@@ -21,14 +21,14 @@ or YAML keys hold more (or fewer) tokens per byte than the code they were fitted
 table cannot know which. So when an exact tokenizer is installed (a core dependency) the text
 corrects its own estimate from a small exact sample (`Sampling`): about `scale * n ** growth`
 characters of an n-character text, more where it has non-ASCII bytes (Chinese and Japanese text
-strays furthest from the costs), as short windows spread over it that start and end at spaces. The
+strays furthest from the costs) or long lines, as short windows spread over it that start and end at spaces. The
 estimate is that exact count plus the rest's bigram sum scaled by the sample's exact/bigram ratio,
 shrunk towards 1 by the sample's size; a sample that finds more tokens than the costs is trusted
 sooner than one that finds fewer, since an under-count is the costlier error (it overflows a
 budget). A text under `Sampling.exact_below` characters is counted whole. The exact tokenizer reads
-about 3% of the characters, which keeps the estimate ten times faster than counting exactly;
-without one, the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD.
-scripts/bench/tokens.py measures error, worst under-estimate, speed, and chooses `Sampling`.
+under 3% of the characters of the chunker's chunks, short ones included (under 1% of whole diffs),
+which keeps the estimate about ten times faster than counting exactly on chunks; without one, the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD.
+evaluation/bench/tokens.py measures error, worst under-estimate, speed, and chooses `Sampling`.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ class Sample(NamedTuple):
 @dataclass(frozen=True)
 class Sampling:
     """How much of a text `FastEstimator` tokenises exactly, and how far the sample moves the bigram
-    estimate. `python -m scripts.bench.tokens --choose` picks them on one set of diffs and scores them
+    estimate. `python -m evaluation.bench.tokens --choose` picks them on one set of diffs and scores them
     on the other, both ways; the shipped ones are the choice on the language packs' diffs."""
 
     exact_below: int = 1500  # characters: a shorter text is counted whole
@@ -251,7 +251,7 @@ class FastEstimator:
         return [self.count(t) for t in texts]
 
 
-# --- calibration (used by scripts/bench/tokens.py --calibrate; pure Python, no numpy) -------------
+# --- calibration (used by evaluation/bench/tokens.py --calibrate; pure Python, no numpy) -------------
 
 
 def _solve_spd(a: list[list[float]], b: list[float]) -> list[float]:
@@ -356,7 +356,7 @@ def format_weights(weights: Sequence[float], family: str = "o200k") -> str:
 
 
 # --- calibrated constants -------------------------------------------------------------------------
-# Produced by `python -m scripts.bench.tokens --calibrate --write ../shared/eval/diffs
+# Produced by `python -m evaluation.bench.tokens --calibrate --write ../shared/eval/diffs
 # ../shared/eval/bugs/dev.jsonl ../shared/eval/p3c/dev.jsonl ../shared/eval/kb` (pypdf installed) as
 # it was at 4dda089: fitted on the content-hash-even half of the units (the calibrate mode then also
 # fitted concatenations of consecutive diff sections; today's fits the sections, rows and pages) against

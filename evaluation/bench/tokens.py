@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """The token estimators against the exact counter on real diffs: error, worst under-estimate, budget
-overflows and speed, with the estimator of c7e994f beside the shipped one.
+overflows and speed, with two older estimators beside the shipped one.
 
-    .venv/bin/python -m scripts.bench.tokens [--shared ../shared/eval/diffs] [--packs .dualrag/pack-diffs]
-    .venv/bin/python -m scripts.bench.tokens --choose      # the sampling constants, chosen on each set
-    .venv/bin/python -m scripts.bench.tokens --calibrate [--write] INPUTS...   # refit the bigram costs
+    .venv/bin/python -m evaluation.bench.tokens [--shared ../shared/eval/diffs] [--packs .dualrag/pack-diffs]
+    .venv/bin/python -m evaluation.bench.tokens --choose      # the sampling constants, chosen on each set
+    .venv/bin/python -m evaluation.bench.tokens --calibrate [--write] INPUTS...   # refit the bigram costs
 
 Two sets of diffs: `shared`, the awkward diffs of ../shared/eval/diffs (Java mostly, also C, Python,
 XML; renames, binaries, CRLF, GB18030, >1 MB), and `packs`, real diffs per language pack written by
-`scripts.bench.pack_diffs` (Kotlin, Python, SQL, MyBatis, Spring, XML, EDI). Units of a set: each whole
-diff, each per-file section of it, and each chunk the chunker makes of it at budgets of 2k, 8k and 60k
-tokens. Columns: the exact o200k count is the reference; `fast` as shipped; `fast@c7e994f`, the
-estimator the issue measured (read from git); `formula`, the article's baseline (without its 63-token
-request overhead). Floors, per set and unit kind: MAPE <= 4%, worst under-estimate <= 10%; per
-chunk: the chunker's margin covers the worst under-estimate of the chunks' own estimates, and no
+`evaluation.bench.pack_diffs` (Kotlin, Python, SQL, MyBatis, Spring, XML, EDI). Units of a set
+(evaluation.bench.token_units): each whole diff, each per-file section, and each chunk the chunker
+makes of it at budgets of 2k, 8k and 60k tokens. Columns: the exact o200k count is the reference;
+`fast` as shipped; `fast@c7e994f`, the estimator the issue measured, and `fast@cd2a604`, the accurate
+one before the speed work (both read from git); `formula`, the article's baseline (without its
+63-token request overhead). Floors, per set and unit kind: MAPE <= 4%, worst under-estimate <= 10%;
+per chunk: the chunker's margin covers the worst under-estimate of the chunks' own estimates, and no
 chunk's exact count passes its budget; speed, on whole diffs and on chunks: `fast` at least 10x the
-exact count (median of --runs passes; the estimators take turns pass by pass).
+exact count (median of --runs passes; the counters take turns pass by pass).
 
 --choose picks `dualrag.tokens.fast.Sampling` on one set and scores it on the other, both ways: among
 the GRID settings whose exact tokenizer reads at most READ_CAP % of the characters of the set's chunks
@@ -35,20 +36,31 @@ import itertools
 import json
 import re
 import statistics
-import subprocess
 import sys
 import time
-import types
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation import ROOT, SHARED
+from evaluation import ROOT
+from evaluation.bench.pack_diffs import OUT as PACK_DIFFS
+from evaluation.bench.token_units import (
+    BASELINE,
+    KINDS,
+    MAPE_FLOOR,
+    UNDER_FLOOR,
+    Errors,
+    Unit,
+    decode,
+    diff_files,
+    estimator_at,
+    set_units,
+    split_diff,
+)
+from evaluation.core import datasets
+from evaluation.core.report import verdict
 
-BASELINE = "c7e994f"  # the estimator issue 43 measured
-BUDGETS = (2_000, 8_000, 60_000)
-KINDS = ("diff", "file", "chunk")
-MAPE_FLOOR, UNDER_FLOOR, SPEED_FLOOR = 4.0, 10.0, 10.0
+BEFORE = "cd2a604"  # the accurate, slower estimator before the speed work
+SPEED_FLOOR = 10.0
 # Fixed by rule, not chosen: non_ascii (the diffs of `shared` hold too little non-ASCII text to choose it
 # on); shrink_up (an under-count overflows a budget: a 50-token sample moves the estimate halfway up,
 # whichever set prefers less); margin (the chunker's own margin covers the under-counts that remain).
@@ -57,88 +69,6 @@ GRID = {"exact_below": (1500, 2000), "scale": (2.0, 3.0), "growth": (0.4,), "min
         "margin": (0.0,)}
 SHRINKS = ("shrink_up", "shrink_down", "margin")  # applied to a drawn sample: no new exact reading
 READ_CAP = 3.5  # % of the characters of chunks (and of diffs) the exact tokenizer may read
-
-
-@dataclass
-class Unit:
-    kind: str  # diff | file | chunk
-    family: str  # the pack, or "shared"
-    text: str
-    exact: int = 0
-    estimate: int | None = None  # chunks: the chunker's own estimate
-    limit: int = 0  # chunks: the budget the chunk was made for
-    margin: float = 0.0  # chunks: the chunker's margin
-
-
-@dataclass
-class Errors:
-    n: int
-    mape: float
-    under: float  # worst under-estimate, % of the exact count
-    over: float
-    bias: float
-
-    @classmethod
-    def of(cls, estimates: Sequence[int], exact: Sequence[int]) -> Errors:
-        errs = [100.0 * (e - x) / x for e, x in zip(estimates, exact) if x > 0]
-        return cls(len(errs), statistics.fmean(map(abs, errs)), max(0.0, -min(errs)), max(0.0, max(errs)),
-                   statistics.fmean(errs))
-
-
-def decode(raw: bytes) -> str:
-    from dualrag.source.encoding import decode as dualrag_decode
-
-    return dualrag_decode(raw)[0]
-
-
-def split_diff(text: str) -> list[str]:
-    """Per-file sections of a unified diff, cut before each `diff --git` line."""
-    return [s for s in re.split(r"(?m)^(?=diff --git )", text) if s.strip()]
-
-
-def diff_files(root: Path) -> list[tuple[str, str, bytes]]:
-    """(family, file name, bytes) of every .diff/.patch under `root`; a subfolder's name is the family."""
-    return [(f.parent.name if f.parent != root else "shared", f.name, f.read_bytes())
-            for f in sorted(root.rglob("*")) if f.suffix in (".diff", ".patch")]
-
-
-def set_units(diffs: Iterable[tuple[str, str, bytes]], estimator) -> list[Unit]:
-    """Whole diffs, per-file sections and the chunker's chunks (made with `estimator`), once each."""
-    from dualrag.chunking import chunk_changes
-    from dualrag.config import load_settings
-    from dualrag.diff import ingest
-    from dualrag.errors import UserError
-
-    settings = load_settings(None)
-    units, seen = [], set()
-    for family, _, raw in diffs:
-        text = decode(raw)
-        units += [Unit("diff", family, text)] + [Unit("file", family, s) for s in split_diff(text)]
-        try:
-            changes = ingest(raw, settings)
-        except UserError:
-            continue
-        for budget in BUDGETS:
-            plan = chunk_changes(changes, estimator=estimator, config=settings.chunking, budget=budget)
-            units += [Unit("chunk", family, c.text, estimate=c.estimated_tokens, limit=plan.limit,
-                           margin=plan.budget.margin) for c in plan.chunks if c.text]
-    out = []
-    for u in units:
-        if (u.kind, u.text) not in seen:
-            seen.add((u.kind, u.text))
-            out.append(u)
-    return out
-
-
-def estimator_at(commit: str, reference):
-    """`FastEstimator` of dualrag/tokens/fast.py at `commit` (git show), sampling with `reference`."""
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:dualrag/tokens/fast.py"],
-                         capture_output=True, text=True, check=True).stdout
-    module = types.ModuleType(f"dualrag.tokens.fast_{commit}")
-    module.__package__ = "dualrag.tokens"  # its `from .base import ...` resolves against today's base
-    sys.modules[module.__name__] = module
-    exec(compile(src, f"{commit}:dualrag/tokens/fast.py", "exec"), module.__dict__)  # noqa: S102 - our own history
-    return module.FastEstimator("o200k", reference=reference)
 
 
 def speeds(counters: dict[str, Callable[[str], int]], texts: Sequence[str], runs: int) -> dict[str, float]:
@@ -185,11 +115,11 @@ def bench(sets: dict[str, list[Unit]], estimators: dict[str, Callable[[str], int
             good = s.mape <= MAPE_FLOOR and s.under <= UNDER_FLOOR
             ok &= good
             print(f"  fast {kind:6s} MAPE {s.mape:.2f}% (<= {MAPE_FLOOR:g}) worst under {s.under:.2f}% "
-                  f"(<= {UNDER_FLOOR:g}): {'PASS' if good else 'FAIL'}")
+                  f"(<= {UNDER_FLOOR:g}): {verdict(good)}")
         good = own.under <= 100 * margin and overflow == 0
         ok &= good
         print(f"  budget: margin {100 * margin:.0f}% >= worst under {own.under:.2f}%, 0 overflows: "
-              f"{'PASS' if good else 'FAIL'}")
+              f"{verdict(good)}")
     for kind in ("diff", "chunk"):
         texts = [u.text for units in sets.values() for u in units if u.kind == kind]
         mbps = speeds({"exact": exact.count} | {k: v for k, v in estimators.items() if k != "formula"}, texts, runs)
@@ -197,7 +127,7 @@ def bench(sets: dict[str, list[Unit]], estimators: dict[str, Callable[[str], int
               + ", ".join(f"{k} {v:.1f} MB/s ({v / mbps['exact']:.1f}x)" for k, v in mbps.items()))
         good = mbps["fast"] >= SPEED_FLOOR * mbps["exact"]
         ok &= good
-        print(f"  fast {mbps['fast'] / mbps['exact']:.1f}x the exact count (>= {SPEED_FLOOR:g}x): {'PASS' if good else 'FAIL'}")
+        print(f"  fast {mbps['fast'] / mbps['exact']:.1f}x the exact count (>= {SPEED_FLOOR:g}x): {verdict(good)}")
     return ok
 
 
@@ -310,9 +240,8 @@ def calibrate(inputs: Sequence[str], write: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="*", help="--calibrate: diffs, .jsonl or .pdf files and folders")
-    ap.add_argument("--shared", type=Path, default=SHARED / "eval" / "diffs")
-    ap.add_argument("--packs", type=Path, default=ROOT / ".dualrag" / "pack-diffs",
-                    help="written by python -m scripts.bench.pack_diffs")
+    ap.add_argument("--shared", type=Path, default=datasets.DIFFS)
+    ap.add_argument("--packs", type=Path, default=PACK_DIFFS, help="written by python -m evaluation.bench.pack_diffs")
     ap.add_argument("--runs", type=int, default=3, help="speed passes (the median is reported)")
     ap.add_argument("--choose", action="store_true")
     ap.add_argument("--read-cap", type=float, default=READ_CAP, help="--choose: %% of characters read exactly")
@@ -341,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         choose(sets, exact, args.read_cap)
         return 0
     estimators = {"fast": fast.count, f"fast@{BASELINE}": estimator_at(BASELINE, exact).count,
-                  "formula": get_estimator("formula").count_content}
+                  f"fast@{BEFORE}": estimator_at(BEFORE, exact).count, "formula": get_estimator("formula").count_content}
     return 0 if bench(sets, estimators, exact, args.runs) else 1
 
 
