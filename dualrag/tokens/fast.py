@@ -26,8 +26,8 @@ estimate is that exact count plus the rest's bigram sum scaled by the sample's e
 shrunk towards 1 by the sample's size; a sample that finds more tokens than the costs is trusted
 sooner than one that finds fewer, since an under-count is the costlier error (it overflows a
 budget). A text under `Sampling.exact_below` characters is counted whole. The exact tokenizer reads
-under 3% of the characters of the chunker's chunks, short ones included (under 1% of whole diffs),
-which keeps the estimate about ten times faster than counting exactly on chunks; without one, the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD.
+at most 3.5% of the characters of the chunker's chunks, short ones included, which keeps the estimate
+about ten times faster than counting exactly on chunks (more on whole diffs); without one, the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD.
 evaluation/bench/tokens.py measures error, worst under-estimate, speed, and chooses `Sampling`.
 """
 
