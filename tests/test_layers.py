@@ -54,8 +54,7 @@ EVALUATION_TIERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 # Harnesses other branches were editing when evaluation/ was made; they stay in scripts/ until those
 # land, importing evaluation/, and evaluation/ may import them (nothing else of scripts/) meanwhile.
-PENDING = ("scripts.eval.hostile_corpus", "scripts.eval.injection",
-           "scripts.eval.injection_eval_set", "scripts.bench.tokens")
+PENDING = ("scripts.eval.hostile_corpus", "scripts.eval.injection", "scripts.eval.injection_eval_set")
 # Data that happens to be Python: the independent files are code samples written to break rules.
 DATA = ("evaluation/mining/independent/*/files",)
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}

@@ -87,7 +87,7 @@ def _fit(packer: Packer, units: list[Unit], prepared: dict[str, Prepared], done:
     """Render a group; should its estimate pass the budget less the margin (estimates of parts do
     not add up exactly), halve the group, or re-split its one unit tighter. The margin is the
     estimator's error: a chunk estimated within it holds at most the budget in real tokens as long
-    as the estimator under-counts by less than the margin (scripts/bench/tokens.py measures it)."""
+    as the estimator under-counts by less than the margin (evaluation/bench/tokens.py measures it)."""
     chunk = packer.chunk(done + 1, units, prepared)
     if chunk.estimated_tokens <= packer.pack_limit or depth >= _MAX_REPAIRS:
         if chunk.estimated_tokens > packer.pack_limit:

@@ -8,33 +8,38 @@ on the class of a byte and the class of the byte before it: "space then letter" 
 about one token, and so on. Each byte is mapped to one of 15 classes (0 marks start/end of text), so a
 position is described by one bigram code `prev << 4 | cur` (one byte). Fitted costs per code
 (non-negative least squares on relative error, under-estimates weighted double) are stored below in
-1/64-token units, so the estimate is just: the sum of a translated byte string.
+1/64-token units, so the estimate is just: the sum of the costs of the text's byte pairs.
 
-Everything runs inside C loops, no per-character Python: `str.encode`, `bytes.translate` (byte ->
-class), `int.from_bytes` and one big-int shift/OR (pairs each byte's class with its predecessor's),
-`int.to_bytes`, `bytes.translate` again (code -> cost) and `zlib.adler32` over 256-byte slices, whose
-low half is 1 + the byte sum (exact while the slice sum stays below 65521).
+No per-character Python: a long text is read as an array of little-endian uint16 that steps one byte
+at a time (each byte with the next), each pair indexing a 65,536-entry table of pair costs (numpy
+`take` and a sum, about a nanosecond a byte); a short one goes through `bytes.translate` (byte -> class), one big-int
+shift/OR (pairs each class with its predecessor's), `bytes.translate` again (code -> cost) and
+`zlib.adler32` over 256-byte slices, whose low half is 1 + the byte sum.
 
 The costs know character classes, not vocabulary: rare identifiers, hashes, Chinese product names
 or YAML keys hold more (or fewer) tokens per byte than the code they were fitted on, and a fixed
 table cannot know which. So when an exact tokenizer is installed (a core dependency) the text
-corrects its own estimate: a `Sampling.share` of its characters (at least `Sampling.minimum`), as
-short windows spread over it and cut at whitespace, is tokenised exactly; the estimate is that
-exact count plus the rest's bigram sum scaled by the sample's exact/bigram ratio (shrunk towards 1
-for small samples). A text under twice the minimum is simply counted exactly: the tokenizer costs
-microseconds there. Sampled estimates are scaled by (1 + Sampling.margin); without an exact
-tokenizer the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD. Both err on the safe
-side; scripts/bench/tokens.py measures error, worst under-estimate and speed.
+corrects its own estimate from a small exact sample (`Sampling`): about `scale * n ** growth`
+characters of an n-character text, more where it has non-ASCII bytes (Chinese and Japanese text
+strays furthest from the costs) or long lines, as short windows spread over it that start and end at spaces. The
+estimate is that exact count plus the rest's bigram sum scaled by the sample's exact/bigram ratio,
+shrunk towards 1 by the sample's size; a sample that finds more tokens than the costs is trusted
+sooner than one that finds fewer, since an under-count is the costlier error (it overflows a
+budget). A text under `Sampling.exact_below` characters is counted whole. The exact tokenizer reads
+at most 3.5% of the characters of the chunker's chunks, short ones included, which keeps the estimate
+about ten times faster than counting exactly on chunks (more on whole diffs); without one, the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD.
+evaluation/bench/tokens.py measures error, worst under-estimate, speed, and chooses `Sampling`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-import re
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .base import TokenEstimator, utf8
 
@@ -42,7 +47,9 @@ UNIT = (
     1 / 64
 )  # a stored cost of k means k/64 tokens; 8-bit costs cap a bigram at ~4 tokens
 MAX_COST = 255
-NUMPY_ABOVE = 4096  # characters; below it numpy's per-call overhead outweighs its speed
+NUMPY_ABOVE = 700  # bytes; below it numpy's per-call overhead outweighs its speed
+BLOCK = 1 << 20  # byte pairs per numpy pass; 255 * BLOCK fits the uint32 sum
+LONG_LINE = 100  # characters: a text whose lines average more is sampled more (up to 4x)
 SLICE = 256  # 256 * 255 < 65521, so adler32's low half is an exact byte sum per slice
 UNDER_WEIGHT = 2.0  # relative weight of under-estimated units when fitting
 RIDGE = 1e-4  # relative ridge: damps costs of bigrams seen in only a few units
@@ -101,51 +108,104 @@ def _byte_sum(data: bytes) -> int:
     return sum(sums) - len(sums)
 
 
-def _numpy_units(text: str, costs) -> int:
-    """The same sum as bigram_codes + translate + _byte_sum, with numpy: a bincount of the
-    bigram codes weighted by their costs (faster than big-int shifts on long texts)."""
+@functools.lru_cache(maxsize=4)
+def _pair_costs(table: bytes):
+    """numpy array of the cost of every byte pair (first byte low, as a little-endian uint16 reads)."""
     import numpy as np
 
-    classes = np.frombuffer(utf8(text).translate(CLASS_TABLE), dtype=np.uint8)
-    codes = np.empty(len(classes) + 1, dtype=np.uint8)
-    codes[0] = classes[0] if len(classes) else 0  # the start edge: class 0 before the first byte
-    codes[1:-1] = (classes[:-1] << 4) | classes[1:]
-    codes[-1] = classes[-1] << 4 if len(classes) else 0  # the end edge after the last byte
-    return int(np.bincount(codes, minlength=256) @ costs)
+    pair = np.arange(1 << 16)
+    classes = np.frombuffer(CLASS_TABLE, np.uint8).astype(np.intp)
+    return np.frombuffer(table, np.uint8)[classes[pair & 0xFF] << 4 | classes[pair >> 8]]
+
+
+def bigram_units(data: bytes, table: bytes) -> int:
+    """The bigram cost sum of UTF-8 `data`, in UNIT steps. Short data: big-int shifts and
+    `bytes.translate`; longer data: every byte pair read as one uint16 (a view that steps one byte at
+    a time) indexing a table of pair costs, in blocks that bound the memory of numpy's index copy."""
+    n = len(data)
+    if n < NUMPY_ABOVE:
+        x = int.from_bytes(data.translate(CLASS_TABLE), "little")
+        return _byte_sum((x | (x << 12)).to_bytes(n + 1, "little").translate(table))
+    import numpy as np
+
+    pairs, total = _pair_costs(table), 0
+    for start in range(0, n - 1, BLOCK):  # the pairs that begin in [start, start + BLOCK)
+        view = np.ndarray((min(BLOCK, n - 1 - start),), "<u2", data, start, (1,))
+        total += int(pairs.take(view).sum(dtype=np.uint32))
+    return total + table[CLASS_TABLE[data[0]]] + table[CLASS_TABLE[data[-1]] << 4]  # the two edges
+
+
+class Sample(NamedTuple):
+    """What a text's exact sample found: its exact count, its bigram estimate and the bigram
+    estimate of the rest of the text."""
+
+    exact: int
+    guess: float
+    rest: float
 
 
 @dataclass(frozen=True)
 class Sampling:
-    """How much of a text `FastEstimator` tokenises exactly to correct its bigram estimate, and
-    the safety scale. Chosen on the language packs' diffs, scored on the shared awkward diffs
-    (`python -m scripts.bench.tokens --choose` makes the choice on each set and scores the other)."""
+    """How much of a text `FastEstimator` tokenises exactly, and how far the sample moves the bigram
+    estimate. `python -m evaluation.bench.tokens --choose` picks them on one set of diffs and scores them
+    on the other, both ways; the shipped ones are the choice on the language packs' diffs."""
 
-    share: float = 1 / 20  # of the text's characters
-    minimum: int = 1200  # characters: a smaller sample is too noisy; a text under twice this is counted whole
-    window: int = 100  # characters per window: many short windows follow a mixed text best
-    shrink: int = 300  # tokens: a sample this size moves the estimate halfway to its own ratio
-    margin: float = 0.03  # a sampled estimate is scaled by 1 + margin: budgets err on the safe side
+    exact_below: int = 1500  # characters: a shorter text is counted whole
+    scale: float = 3.0  # the sample is scale * n ** growth characters of an n-character text ...
+    growth: float = 0.4
+    minimum: int = 60  # ... at least this many ...
+    non_ascii: float = 10.0  # ... times 1 + this * the text's share of non-ASCII bytes
+    window: int = 60  # characters per window
+    shrink_up: int = 50  # tokens: a sample this size moves the estimate halfway up to its own ratio
+    shrink_down: int = 200  # ... and halfway down
+    margin: float = 0.0  # a sampled estimate is scaled by 1 + margin
+
+    def size(self, text: str, nbytes: int) -> float | None:
+        """Characters of `text` (`nbytes` in UTF-8) to sample; None: count the text whole."""
+        chars = len(text)
+        if chars < self.exact_below:
+            return None
+        size = max(self.scale * chars**self.growth, self.minimum) * (1.0 + self.non_ascii * (nbytes - chars) / chars)
+        rows = _row_length(text)  # long rows (seed data, minified code) mix more content per line
+        if rows > LONG_LINE:
+            size *= min(rows / LONG_LINE, 4.0)
+        return None if 2 * size >= chars else size
+
+    def estimate(self, sample: Sample) -> int:
+        ratio = sample.exact / max(sample.guess, 1.0)
+        shrink = self.shrink_up if ratio > 1.0 else self.shrink_down
+        factor = 1.0 + (ratio - 1.0) * sample.exact / (sample.exact + shrink)
+        return math.ceil((sample.exact + sample.rest * factor) * (1.0 + self.margin))
 
 
-_SPACE = re.compile(r"\s")
 _GOLDEN = 0.6180339887498949
+_SPAN = 512  # characters: a long text's rows are measured in four slices of this length
+
+
+def _row_length(text: str) -> float:
+    """Average characters per line, measured in four slices spread over a long text."""
+    n = len(text)
+    if n <= 4 * _SPAN:
+        return n / (text.count("\n") + 1)
+    a, b, c, count = n // 4, n // 2, 3 * n // 4, text.count
+    lines = count("\n", 0, _SPAN) + count("\n", a, a + _SPAN) + count("\n", b, b + _SPAN) + count("\n", c, c + _SPAN)
+    return 4 * _SPAN / (lines + 1)
 
 
 def _windows(text: str, size: float, window: int) -> str:
-    """About `size` characters of `text`: windows of `window` characters spread over it, starting
-    and ending at whitespace where one is near (a cut word costs extra tokens)."""
-    n, count = len(text), max(1, round(size / window))
-    out = []
+    """About `size` characters of `text`: windows of `window` characters spread over it, each
+    starting after a space and ending before one where one is near (a cut word costs extra tokens)."""
+    n, count, near = len(text), max(1, round(size / window)), window // 4
+    find, out = text.find, []
     for i in range(count):
         # one window per stratum, at a golden-ratio offset inside it: evenly spaced windows would
         # alias with a text's own period (generated code repeats blocks of one length)
         start = max(0, int((i + (i * _GOLDEN + 0.5) % 1.0) * n / count) - window // 2)
-        if start:
-            space = _SPACE.search(text, start, start + window // 4)
-            start = space.start() if space else start
-        stop = min(n, start + window)
-        space = _SPACE.search(text, stop, stop + window // 4)
-        out.append(text[start : space.start() if space else stop])
+        if start and (space := find(" ", start, start + near)) >= 0:
+            start = space + 1
+        stop = start + window
+        space = find(" ", stop, stop + near)
+        out.append(text[start : space if space >= 0 else stop])
     return "\n".join(out)
 
 
@@ -166,46 +226,32 @@ class FastEstimator:
         self._add = add
         self._reference = reference
         self._sampling = sampling
-        self._cost_array = None
-
-    def _units(self, text: str) -> int:
-        """The bigram sum, in UNIT steps."""
-        if len(text) < NUMPY_ABOVE:
-            return _byte_sum(bigram_codes(text).translate(self._table))
-        return _numpy_units(text, self._costs())
-
-    def _costs(self):
-        if self._cost_array is None:
-            import numpy as np
-
-            self._cost_array = np.frombuffer(self._table, dtype=np.uint8).astype(np.int64)
-        return self._cost_array
 
     def count(self, text: str) -> int:
         if not text:
             return 0
         if self._reference is None:
-            return math.ceil(self._units(text) * UNIT * (1.0 + self._margin)) + self._add
-        s, size = self._sampling, self.sample_size(text)
-        if size is None:
-            return self._reference.count(text)
-        sample = _windows(text, size, s.window)
-        exact = self._reference.count(sample)
-        guess = self._units(sample) * UNIT
-        factor = 1.0 + (exact / max(guess, 1.0) - 1.0) * exact / (exact + s.shrink)
-        rest = max(self._units(text) * UNIT - guess, 0.0)  # what the sample did not count exactly
-        return math.ceil((exact + rest * factor) * (1.0 + s.margin))
+            units = bigram_units(utf8(text), self._table)
+            return math.ceil(units * UNIT * (1.0 + self._margin)) + self._add
+        sample = self.sample(text)
+        return self._reference.count(text) if sample is None else self._sampling.estimate(sample)
 
-    def sample_size(self, text: str) -> float | None:
-        """Characters of `text` the exact tokenizer reads; None: the text is counted whole."""
-        size = max(len(text) * self._sampling.share, self._sampling.minimum)
-        return None if 2 * size >= len(text) else size
+    def sample(self, text: str) -> Sample | None:
+        """The exact sample of `text` (the reference reads it); None: `text` is to be counted whole."""
+        data = utf8(text)
+        size = self._sampling.size(text, len(data))
+        if size is None or self._reference is None:
+            return None
+        sample = _windows(text, size, self._sampling.window)
+        guess = bigram_units(utf8(sample), self._table) * UNIT
+        rest = max(bigram_units(data, self._table) * UNIT - guess, 0.0)
+        return Sample(self._reference.count(sample), guess, rest)
 
     def count_many(self, texts: Iterable[str]) -> list[int]:
         return [self.count(t) for t in texts]
 
 
-# --- calibration (used by scripts/bench/tokens.py --calibrate; pure Python, no numpy) -------------
+# --- calibration (used by evaluation/bench/tokens.py --calibrate; pure Python, no numpy) -------------
 
 
 def _solve_spd(a: list[list[float]], b: list[float]) -> list[float]:
@@ -310,7 +356,7 @@ def format_weights(weights: Sequence[float], family: str = "o200k") -> str:
 
 
 # --- calibrated constants -------------------------------------------------------------------------
-# Produced by `python -m scripts.bench.tokens --calibrate --write ../shared/eval/diffs
+# Produced by `python -m evaluation.bench.tokens --calibrate --write ../shared/eval/diffs
 # ../shared/eval/bugs/dev.jsonl ../shared/eval/p3c/dev.jsonl ../shared/eval/kb` (pypdf installed) as
 # it was at 4dda089: fitted on the content-hash-even half of the units (the calibrate mode then also
 # fitted concatenations of consecutive diff sections; today's fits the sections, rows and pages) against

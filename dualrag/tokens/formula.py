@@ -16,7 +16,7 @@ Choices where the article is silent (ours):
 - whitespace (spaces, tabs, CR, LF) is free.
 
 `count()` is for a whole request and includes the 63 tokens; `count_content()` omits them and is what
-chunk-level comparisons (scripts/bench/tokens.py) use.
+chunk-level comparisons (evaluation/bench/tokens.py) use.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Real diffs per language pack, for the token-estimator bench (scripts/bench/tokens.py, moving to evaluation/bench/).
+"""Real diffs per language pack, for the token-estimator bench (evaluation/bench/tokens.py).
 
     .venv/bin/python -m evaluation.bench.pack_diffs --snapshots DIR [--snapshot OWNER/NAME=GITDIR ...] \
         [--out .dualrag/pack-diffs]

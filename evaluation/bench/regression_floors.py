@@ -8,7 +8,7 @@
    exact o200k count on whole diffs and on the chunker's chunks (budgets 2k, 8k, 60k), with the
    estimator of c7e994f beside it; the chunker's own chunk estimates must under-count by less than
    its margin. Floors: MAPE <= 4%, worst under-estimate <= 10%, margin >= worst under-estimate.
-   (scripts/bench/tokens.py has the per-file figures, the speed and the choice of constants.)
+   (evaluation/bench/tokens.py has the per-file figures, the speed and the choice of constants.)
 2. SARIF fixes: every diff of both sets whose bundled detectors rewrite a line is reviewed by the
    real pipeline (offline: detectors and validators, no model); per review, the rewrites the
    detectors proposed, the findings that carry a replacement after the coordinator's check, and the
@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 
 from evaluation import ROOT
+from evaluation.bench.token_units import BASELINE, MAPE_FLOOR, UNDER_FLOOR, Errors, diff_files, estimator_at, set_units
 from evaluation.core import datasets
 from evaluation.core.report import verdict
-from scripts.bench.tokens import BASELINE, MAPE_FLOOR, UNDER_FLOOR, Errors, diff_files, estimator_at, set_units
 
 
 def estimator_floors(sets: dict[str, list[tuple[str, str, bytes]]]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import socket
 import sys
 import urllib.request
@@ -20,6 +21,7 @@ from dualrag.tokens import (
     get_estimator,
 )
 from dualrag.tokens import exact as exact_mod
+from dualrag.tokens.base import utf8
 
 JAVA = """\
 package com.example.order;
@@ -284,17 +286,63 @@ def test_fast_bigram_costs_close_to_exact(o200k) -> None:
     assert sum(errors.values()) / len(errors) > 0, errors  # biased towards over-estimation
 
 
-def test_fast_counts_small_texts_exactly_and_samples_large_ones(o200k) -> None:
-    fast = get_estimator("fast")
-    for text in SNIPPETS.values():  # under twice Sampling.minimum: the exact count
-        assert fast.count(text) == o200k.count(text)
+class Recording:
+    """An exact counter that remembers every text it was asked to count."""
+
+    def __init__(self, reference) -> None:
+        self.reference, self.texts = reference, []
+
+    def count(self, text: str) -> int:
+        self.texts.append(text)
+        return self.reference.count(text)
+
+
+def test_fast_counts_short_texts_whole_and_reads_a_little_of_long_ones(o200k) -> None:
+    from dualrag.tokens.fast import Sampling
+
+    below = Sampling().exact_below
+    reading = Recording(o200k)
+    fast = FastEstimator("o200k", reference=reading)
+    for text in (*SNIPPETS.values(), (JAVA * 10)[: below - 1]):  # under exact_below: the whole text, read once
+        reading.texts.clear()
+        assert fast.count(text) == o200k.count(text) and reading.texts == [text]
     bigram = FastEstimator("o200k")
     for text in (JAVA * 40, JAVA_CHINESE * 40, PYTHON * 60):
-        exact = o200k.count(text)
-        error, bigram_error = (fast.count(text) - exact) / exact, (bigram.count(text) - exact) / exact
-        # never under (the margin errs up), and closer than the costs alone: the Chinese comments'
-        # over-count is halved by a minimum-size sample (the shrinkage trusts it that much)
+        reading.texts.clear()
+        exact, estimate = o200k.count(text), fast.count(text)
+        assert len(reading.texts) == 1 and len(reading.texts[0]) < 0.06 * len(text)  # a sample, not the text
+        error, bigram_error = (estimate - exact) / exact, (bigram.count(text) - exact) / exact
+        # never under, and closer than the costs alone: the Chinese comments' over-count (+23%) is
+        # mostly taken back by a sample that their non-ASCII bytes enlarge
         assert 0 <= error <= 0.15 and abs(error) <= abs(bigram_error) + 0.03, (error, bigram_error)
+
+
+SHARED_DIFFS = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "diffs"
+
+
+def test_sampled_estimates_of_real_diffs_stay_near_the_exact_count(o200k) -> None:
+    """The shared evaluation diffs (Java, C, Python, XML; CRLF, GB18030, a >1 MB one): each within
+    10% of its exact count, 4% on average, reading at most 3% of the characters exactly."""
+    from dualrag.source.encoding import decode
+
+    files = sorted(SHARED_DIFFS.glob("*.diff"))
+    if not files:
+        pytest.skip(f"no evaluation diffs under {SHARED_DIFFS}")
+    reading = Recording(o200k)
+    fast = FastEstimator("o200k", reference=reading)
+    errors, chars = [], 0
+    for f in files:
+        text = decode(f.read_bytes())[0]
+        reading.texts.clear()
+        exact = o200k.count(text)
+        errors.append((fast.count(text) - exact) / exact)
+        chars += len(text)
+        assert abs(errors[-1]) <= 0.10, (f.name, errors[-1])
+    assert sum(map(abs, errors)) / len(errors) <= 0.04
+    reading.texts.clear()
+    for f in files:
+        fast.count(decode(f.read_bytes())[0])
+    assert sum(map(len, reading.texts)) <= 0.03 * chars
 
 
 def test_fast_cl100k_calibration_against_cl100k() -> None:
@@ -306,7 +354,9 @@ def test_fast_cl100k_calibration_against_cl100k() -> None:
     assert fast.name == "fast-cl100k+sampled"
     for text in (JAVA * 30, DIFF_CRLF * 30, PYTHON * 30):
         exact = cl100k.count(text)
-        assert abs(fast.count(text) - exact) / exact <= 0.06
+        assert -0.02 <= (fast.count(text) - exact) / exact <= 0.08
+    exact = cl100k.count(JAVA_CHINESE * 30)  # the cl100k costs over-count Chinese by ~20%: the sample takes some back
+    assert exact <= fast.count(JAVA_CHINESE * 30) < FastEstimator("cl100k").count(JAVA_CHINESE * 30)
 
 
 def test_fast_edge_cases(o200k) -> None:
@@ -387,21 +437,47 @@ def test_import_is_cheap() -> None:
     assert out.stdout.strip() == "0"
 
 
-def test_the_sample_corrects_both_ways(o200k) -> None:
-    """Text the bigram costs under-count (hash-like identifiers) and over-count (Spring YAML)
-    is brought close to the exact count by the text's own sample."""
-    from dualrag.tokens.fast import Sampling
-
+def test_the_sample_corrects_both_ways_and_an_under_count_more(o200k) -> None:
+    """Text the bigram costs under-count (hash-like identifiers) and over-count (Spring YAML) is
+    moved towards its exact count by its own sample; the under-count, which would overflow a
+    budget, at least halfway."""
     bigram = FastEstimator("o200k")
-    sampled = FastEstimator("o200k", reference=o200k, sampling=Sampling(margin=0.0))  # the correction alone
+    sampled = get_estimator("fast")
     rare = "\n".join(f'    String k{i} = "{(i * 2654435761) % 10**12:x}qz{i * 7919:x}xv";' for i in range(200))
     yaml = "\n".join(f"spring:\n  datasource:\n    url: jdbc:mysql://db{i}:3306/mall\n    username: root{i}"
                      for i in range(120))
-    for text, bigram_error in ((rare, -1), (yaml, +1)):
-        exact = o200k.count(text)
-        assert (bigram.count(text) - exact) * bigram_error > 0.08 * exact  # the costs alone miss, this way
-        error = abs(sampled.count(text) - exact)
-        assert error <= 0.08 * exact and error <= 0.5 * abs(bigram.count(text) - exact)
+    exact, costs = o200k.count(rare), bigram.count(rare)
+    assert costs < 0.85 * exact  # the costs alone miss by more than 15%
+    assert 0.5 * (exact - costs) >= exact - sampled.count(rare) >= 0
+    exact, costs = o200k.count(yaml), bigram.count(yaml)
+    assert costs > 1.08 * exact
+    assert exact <= sampled.count(yaml) < costs
+
+
+def test_an_upward_sample_moves_further_than_a_downward_one() -> None:
+    """The same disagreement between sample and costs moves the estimate further up than down."""
+    from dualrag.tokens.fast import Sample, Sampling
+
+    s = Sampling()
+    more, fewer = s.estimate(Sample(110, 100.0, 1000.0)), s.estimate(Sample(90, 100.0, 1000.0))
+    plain = 100 + 1000  # the sample's tokens plus the rest's costs, unmoved
+    assert more - plain > plain - fewer > 0
+
+
+def test_non_ascii_and_long_rows_get_larger_samples() -> None:
+    """Chinese text and long rows are where the costs stray most: their samples are larger; a text
+    under `exact_below` is counted whole."""
+    from dualrag.tokens.fast import Sampling
+
+    s = Sampling()
+    code = (JAVA * 10)[:6000]
+    chinese = (JAVA_CHINESE * 20)[:6000]
+    rows = ("INSERT INTO t VALUES (" + ", ".join(f"'{i}'" for i in range(80)) + ");\n") * 20
+    rows = rows[:6000]
+    assert s.size(JAVA, len(utf8(JAVA))) is None
+    base = s.size(code, len(utf8(code)))
+    assert base is not None and s.size(chinese, len(utf8(chinese))) > 2 * base
+    assert s.size(rows, len(utf8(rows))) > 2 * base
 
 
 def test_windows_follow_a_periodic_text(o200k) -> None:
@@ -416,16 +492,34 @@ def test_windows_follow_a_periodic_text(o200k) -> None:
     assert 1000 <= len(sample) <= 1600 and "Cython" in sample and "typedef" in sample
     code = JAVA * 20
     assert set(_windows(code, 1200, 100).split()) <= set(code.split())  # cut at whitespace: no word halved
-    fast = FastEstimator("o200k", reference=o200k, sampling=Sampling(margin=0.0))
+    fast = FastEstimator("o200k", reference=o200k, sampling=Sampling(scale=20.0))  # ~1,000 characters
     exact = o200k.count(text)
     assert abs(fast.count(text) - exact) <= 0.05 * exact
 
 
-def test_numpy_sum_equals_the_pure_sum_on_long_texts() -> None:
-    """Long texts take the numpy path; it must give exactly the bigram sum of the pure path."""
-    from dualrag.tokens.fast import FastEstimator, _byte_sum, _numpy_units, bigram_codes
+def per_byte_units(data: bytes, table: bytes) -> int:
+    """The bigram sum the slow, obvious way: one class pair per position, the two edges included."""
+    from dualrag.tokens.fast import CLASS_TABLE
 
-    est = FastEstimator("o200k")
-    for text in (JAVA * 40, "中文注释，订单" * 800, "a\r\nb" * 3000, "x"):
-        pure = _byte_sum(bigram_codes(text).translate(est._table))
-        assert _numpy_units(text, est._costs()) == pure
+    classes = [0, *(CLASS_TABLE[b] for b in data), 0]
+    return sum(table[prev << 4 | cur] for prev, cur in itertools.pairwise(classes))
+
+
+def test_both_paths_sum_like_the_per_byte_reference(monkeypatch) -> None:
+    """Short texts go through big-int shifts and adler32, long ones through the table of byte-pair
+    costs in blocks: both must give the per-byte sum, edges and block seams included, for every byte
+    value (random bytes) and for costs at their cap (the adler32 slices and uint32 sums must hold)."""
+    import random
+
+    from dualrag.tokens import fast
+
+    monkeypatch.setattr(fast, "BLOCK", 1001)  # several blocks, odd sizes, a short one last
+    rng = random.Random(43)
+    table = FastEstimator("o200k")._table
+    texts = [utf8(t) for t in (JAVA * 40, "中文注释，订单" * 800, "a\r\nb" * 3001, "xy" * 600 + "z", "x", "ab")]
+    texts += [rng.randbytes(n) for n in (1, 2, 255, 256, 257, fast.NUMPY_ABOVE - 1, fast.NUMPY_ABOVE, 1001, 1002, 5003)]
+    for data in texts:
+        assert fast.bigram_units(data, table) == per_byte_units(data, table), len(data)
+    full = bytes([fast.MAX_COST]) * 256
+    for data in texts:
+        assert fast.bigram_units(data, full) == fast.MAX_COST * (len(data) + 1)

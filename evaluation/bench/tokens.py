@@ -1,26 +1,27 @@
 #!/usr/bin/env python3
 """The token estimators against the exact counter on real diffs: error, worst under-estimate, budget
-overflows and speed, with the estimator of c7e994f beside the shipped one.
+overflows and speed, with two older estimators beside the shipped one.
 
-    .venv/bin/python -m scripts.bench.tokens [--shared ../shared/eval/diffs] [--packs .dualrag/pack-diffs]
-    .venv/bin/python -m scripts.bench.tokens --choose      # the sampling constants, chosen on each set
-    .venv/bin/python -m scripts.bench.tokens --calibrate [--write] INPUTS...   # refit the bigram costs
+    .venv/bin/python -m evaluation.bench.tokens [--shared ../shared/eval/diffs] [--packs .dualrag/pack-diffs]
+    .venv/bin/python -m evaluation.bench.tokens --choose      # the sampling constants, chosen on each set
+    .venv/bin/python -m evaluation.bench.tokens --calibrate [--write] INPUTS...   # refit the bigram costs
 
 Two sets of diffs: `shared`, the awkward diffs of ../shared/eval/diffs (Java mostly, also C, Python,
 XML; renames, binaries, CRLF, GB18030, >1 MB), and `packs`, real diffs per language pack written by
-`scripts.bench.pack_diffs` (Kotlin, Python, SQL, MyBatis, Spring, XML, EDI). Units of a set: each whole
-diff, each per-file section of it, and each chunk the chunker makes of it at budgets of 2k, 8k and 60k
-tokens. Columns: the exact o200k count is the reference; `fast` as shipped; `fast@c7e994f`, the
-estimator the issue measured (read from git); `formula`, the article's baseline (without its 63-token
-request overhead). Floors, per set and unit kind: MAPE <= 4%, worst under-estimate <= 10%; and per
-chunk: the chunker's margin covers the worst under-estimate of the chunks' own estimates, and no
-chunk's exact count passes its budget.
+`evaluation.bench.pack_diffs` (Kotlin, Python, SQL, MyBatis, Spring, XML, EDI). Units of a set
+(evaluation.bench.token_units): each whole diff, each per-file section, and each chunk the chunker
+makes of it at budgets of 2k, 8k and 60k tokens. Columns: the exact o200k count is the reference;
+`fast` as shipped; `fast@c7e994f`, the estimator the issue measured, and `fast@cd2a604`, the accurate
+one before the speed work (both read from git); `formula`, the article's baseline (without its
+63-token request overhead). Floors, per set and unit kind: MAPE <= 4%, worst under-estimate <= 10%;
+per chunk: the chunker's margin covers the worst under-estimate of the chunks' own estimates, and no
+chunk's exact count passes its budget; speed, on whole diffs and on chunks: `fast` at least 10x the
+exact count (median of --runs passes; the counters take turns pass by pass).
 
 --choose picks `dualrag.tokens.fast.Sampling` on one set and scores it on the other, both ways: among
-the grid below, the settings with the lowest worst MAPE whose worst under-estimate stays within half
-the chunker's margin on every unit kind, else those with the lowest worst under-estimate (margins are
-applied to the unscaled sampled estimates, within a token of the estimator's own rounding). The
-shipped settings are the choice on `packs`.
+the GRID settings whose exact tokenizer reads at most READ_CAP % of the characters of the set's chunks
+and of its whole diffs (the speed; `--read-cap`), the one nearest the floors (lowest of MAPE / 4% and
+worst under / 10%, over the unit kinds). The shipped settings are the choice on `packs`.
 
 --calibrate refits the bigram cost tables on the content-hash-even half of the per-file sections of
 INPUTS (diffs, .jsonl rows' `diff`/`code`, PDF pages with pypdf) against exact o200k_base and
@@ -33,119 +34,55 @@ import argparse
 import hashlib
 import itertools
 import json
-import math
 import re
 import statistics
-import subprocess
 import sys
 import time
-import types
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-from evaluation import ROOT, SHARED
+from evaluation import ROOT
+from evaluation.bench.pack_diffs import OUT as PACK_DIFFS
+from evaluation.bench.token_units import (
+    BASELINE,
+    KINDS,
+    MAPE_FLOOR,
+    UNDER_FLOOR,
+    Errors,
+    Unit,
+    decode,
+    diff_files,
+    estimator_at,
+    set_units,
+    split_diff,
+)
+from evaluation.core import datasets
+from evaluation.core.report import verdict
 
-BASELINE = "c7e994f"  # the estimator issue 43 measured
-BUDGETS = (2_000, 8_000, 60_000)
-KINDS = ("diff", "file", "chunk")
-MAPE_FLOOR, UNDER_FLOOR = 4.0, 10.0
-GRID = {"share": (1 / 20, 1 / 10), "minimum": (600, 1200), "window": (60, 100), "shrink": (100, 300)}
-MARGINS = (0.0, 0.01, 0.02, 0.03)
-
-
-@dataclass
-class Unit:
-    kind: str  # diff | file | chunk
-    family: str  # the pack, or "shared"
-    text: str
-    exact: int = 0
-    estimate: int | None = None  # chunks: the chunker's own estimate
-    limit: int = 0  # chunks: the budget the chunk was made for
-    margin: float = 0.0  # chunks: the chunker's margin
-
-
-@dataclass
-class Errors:
-    n: int
-    mape: float
-    under: float  # worst under-estimate, % of the exact count
-    over: float
-    bias: float
-
-    @classmethod
-    def of(cls, estimates: Sequence[int], exact: Sequence[int]) -> Errors:
-        errs = [100.0 * (e - x) / x for e, x in zip(estimates, exact) if x > 0]
-        return cls(len(errs), statistics.fmean(map(abs, errs)), max(0.0, -min(errs)), max(0.0, max(errs)),
-                   statistics.fmean(errs))
+BEFORE = "cd2a604"  # the accurate, slower estimator before the speed work
+SPEED_FLOOR = 10.0
+# Fixed by rule, not chosen: non_ascii (the diffs of `shared` hold too little non-ASCII text to choose it
+# on); shrink_up (an under-count overflows a budget: a 50-token sample moves the estimate halfway up,
+# whichever set prefers less); margin (the chunker's own margin covers the under-counts that remain).
+GRID = {"exact_below": (1500, 2000), "scale": (2.0, 3.0), "growth": (0.4,), "minimum": (60, 100),
+        "non_ascii": (10.0,), "window": (60, 100), "shrink_up": (50,), "shrink_down": (100, 200, 400),
+        "margin": (0.0,)}
+SHRINKS = ("shrink_up", "shrink_down", "margin")  # applied to a drawn sample: no new exact reading
+READ_CAP = 3.5  # % of the characters of chunks (and of diffs) the exact tokenizer may read
 
 
-def decode(raw: bytes) -> str:
-    from dualrag.source.encoding import decode as dualrag_decode
-
-    return dualrag_decode(raw)[0]
-
-
-def split_diff(text: str) -> list[str]:
-    """Per-file sections of a unified diff, cut before each `diff --git` line."""
-    return [s for s in re.split(r"(?m)^(?=diff --git )", text) if s.strip()]
-
-
-def diff_files(root: Path) -> list[tuple[str, str, bytes]]:
-    """(family, file name, bytes) of every .diff/.patch under `root`; a subfolder's name is the family."""
-    return [(f.parent.name if f.parent != root else "shared", f.name, f.read_bytes())
-            for f in sorted(root.rglob("*")) if f.suffix in (".diff", ".patch")]
-
-
-def set_units(diffs: Iterable[tuple[str, str, bytes]], estimator) -> list[Unit]:
-    """Whole diffs, per-file sections and the chunker's chunks (made with `estimator`), once each."""
-    from dualrag.chunking import chunk_changes
-    from dualrag.config import load_settings
-    from dualrag.diff import ingest
-    from dualrag.errors import UserError
-
-    settings = load_settings(None)
-    units, seen = [], set()
-    for family, _, raw in diffs:
-        text = decode(raw)
-        units += [Unit("diff", family, text)] + [Unit("file", family, s) for s in split_diff(text)]
-        try:
-            changes = ingest(raw, settings)
-        except UserError:
-            continue
-        for budget in BUDGETS:
-            plan = chunk_changes(changes, estimator=estimator, config=settings.chunking, budget=budget)
-            units += [Unit("chunk", family, c.text, estimate=c.estimated_tokens, limit=plan.limit,
-                           margin=plan.budget.margin) for c in plan.chunks if c.text]
-    out = []
-    for u in units:
-        if (u.kind, u.text) not in seen:
-            seen.add((u.kind, u.text))
-            out.append(u)
-    return out
-
-
-def estimator_at(commit: str, reference):
-    """`FastEstimator` of dualrag/tokens/fast.py at `commit` (git show), sampling with `reference`."""
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:dualrag/tokens/fast.py"],
-                         capture_output=True, text=True, check=True).stdout
-    module = types.ModuleType(f"dualrag.tokens.fast_{commit}")
-    module.__package__ = "dualrag.tokens"  # its `from .base import ...` resolves against today's base
-    sys.modules[module.__name__] = module
-    exec(compile(src, f"{commit}:dualrag/tokens/fast.py", "exec"), module.__dict__)  # noqa: S102 - our own history
-    return module.FastEstimator("o200k", reference=reference)
-
-
-def speed(count: Callable[[str], int], texts: Sequence[str], runs: int) -> float:
-    """MB/s of `count` over `texts`, median of `runs` passes."""
+def speeds(counters: dict[str, Callable[[str], int]], texts: Sequence[str], runs: int) -> dict[str, float]:
+    """MB/s of each counter over `texts`, median of `runs` passes; the counters take turns pass by
+    pass, so a change in the machine's load falls on all of them alike."""
     nbytes = sum(len(t.encode("utf-8", "replace")) for t in texts)
-    times = []
+    times: dict[str, list[float]] = {name: [] for name in counters}
     for _ in range(runs):
-        start = time.perf_counter()
-        for t in texts:
-            count(t)
-        times.append(time.perf_counter() - start)
-    return nbytes / statistics.median(times) / 1e6
+        for name, count in counters.items():
+            start = time.perf_counter()
+            for t in texts:
+                count(t)
+            times[name].append(time.perf_counter() - start)
+    return {name: nbytes / statistics.median(t) / 1e6 for name, t in times.items()}
 
 
 def table(name: str, units: Sequence[Unit], estimates: Sequence[int]) -> dict[str, Errors]:
@@ -178,17 +115,19 @@ def bench(sets: dict[str, list[Unit]], estimators: dict[str, Callable[[str], int
             good = s.mape <= MAPE_FLOOR and s.under <= UNDER_FLOOR
             ok &= good
             print(f"  fast {kind:6s} MAPE {s.mape:.2f}% (<= {MAPE_FLOOR:g}) worst under {s.under:.2f}% "
-                  f"(<= {UNDER_FLOOR:g}): {'PASS' if good else 'FAIL'}")
+                  f"(<= {UNDER_FLOOR:g}): {verdict(good)}")
         good = own.under <= 100 * margin and overflow == 0
         ok &= good
         print(f"  budget: margin {100 * margin:.0f}% >= worst under {own.under:.2f}%, 0 overflows: "
-              f"{'PASS' if good else 'FAIL'}")
+              f"{verdict(good)}")
     for kind in ("diff", "chunk"):
         texts = [u.text for units in sets.values() for u in units if u.kind == kind]
-        mbps = {"exact": speed(exact.count, texts, runs)}
-        mbps.update({k: speed(v, texts, runs) for k, v in estimators.items() if k != "formula"})
+        mbps = speeds({"exact": exact.count} | {k: v for k, v in estimators.items() if k != "formula"}, texts, runs)
         print(f"\nspeed on {len(texts)} {kind}s, {sum(map(len, texts)) / 1e6:.1f} M chars (median of {runs} runs): "
               + ", ".join(f"{k} {v:.1f} MB/s ({v / mbps['exact']:.1f}x)" for k, v in mbps.items()))
+        good = mbps["fast"] >= SPEED_FLOOR * mbps["exact"]
+        ok &= good
+        print(f"  fast {mbps['fast'] / mbps['exact']:.1f}x the exact count (>= {SPEED_FLOOR:g}x): {verdict(good)}")
     return ok
 
 
@@ -202,28 +141,59 @@ def worst(units: Sequence[Unit], estimates: Sequence[int]) -> tuple[float, float
     return max(s.mape for s in stats), max(s.under for s in stats)
 
 
-def choose(sets: dict[str, list[Unit]], reference) -> None:
-    from dualrag.config import ChunkingConfig
+class Reading:
+    """The exact counter, remembering its answers (the grid's settings share samples) and how many
+    characters it was asked to read (the grid's measure of cost)."""
+
+    def __init__(self, reference) -> None:
+        self.reference, self.memo, self.chars = reference, {}, 0
+
+    def count(self, text: str) -> int:
+        self.chars += len(text)
+        if text not in self.memo:
+            self.memo[text] = self.reference.count(text)
+        return self.memo[text]
+
+
+def read_share(units: Sequence[Unit], read: Sequence[int]) -> float:
+    """% of the characters read exactly, on the costlier of whole diffs and chunks."""
+    return max(100 * sum(r for r, u in zip(read, units) if u.kind == kind) / sum(len(u.text) for u in units if u.kind == kind)
+               for kind in ("diff", "chunk"))
+
+
+def choose(sets: dict[str, list[Unit]], reference, read_cap: float = READ_CAP) -> None:
     from dualrag.tokens.fast import FastEstimator, Sampling
 
-    cap = 100 * ChunkingConfig().estimate_margin / 2
-    grid = [Sampling(*values, margin=0.0) for values in itertools.product(*GRID.values())]
-    raw = {}  # per set and settings: (estimate without margin, whether the text was sampled) per unit
+    reading, drawn = Reading(reference), {}  # per set and sample settings: per unit (Sample or None, chars read)
+    sample_keys = [k for k in GRID if k not in SHRINKS]
     for name, units in sets.items():
-        for s in grid:
-            fast = FastEstimator("o200k", reference, s)
-            raw[name, s] = [(fast.count(u.text), fast.sample_size(u.text) is not None) for u in units]
+        for values in itertools.product(*(GRID[k] for k in sample_keys)):
+            fast, rows = FastEstimator("o200k", reading, Sampling(**dict(zip(sample_keys, values)))), []
+            for u in units:
+                before = reading.chars
+                sample = fast.sample(u.text)
+                rows.append((sample, reading.chars - before if sample else len(u.text)))
+            drawn[name, values] = rows
 
-    def scored(name: str, s, margin: float) -> tuple[float, float]:
-        return worst(sets[name], [math.ceil(e * (1 + margin)) if sampled else e for e, sampled in raw[name, s]])
+    def scored(name: str, values: tuple, shrinks: tuple) -> tuple[float, float, float]:
+        s = Sampling(**dict(zip(sample_keys, values)), **dict(zip(SHRINKS, shrinks)))
+        rows, units = drawn[name, values], sets[name]
+        estimates = [s.estimate(sample) if sample else u.exact for (sample, _), u in zip(rows, units)]
+        return (*worst(units, estimates), read_share(units, [read for _, read in rows]))
 
+    def distance(figures: tuple[float, float, float]) -> float:  # to the floors: below 1 passes both
+        return max(figures[0] / MAPE_FLOOR, figures[1] / UNDER_FLOOR)
+
+    grid = [(values, shrinks) for values in itertools.product(*(GRID[k] for k in sample_keys))
+            for shrinks in itertools.product(*(GRID[k] for k in SHRINKS))]
     for on, other in itertools.permutations(sets, 2):
-        options = [(scored(on, s, m), s, m) for s in grid for m in MARGINS]
-        within = [o for o in options if o[0][1] <= cap]
-        (mape, under), s, m = min(within, key=lambda o: o[0][0]) if within else min(options, key=lambda o: o[0][1])
-        o_mape, o_under = scored(other, s, m)
-        print(f"chosen on {on}: {replace(s, margin=m)}\n  on {on}: worst MAPE {mape:.2f}%, worst under {under:.2f}%"
-              f" (cap {cap:g}%)\n  on {other} (held out): worst MAPE {o_mape:.2f}%, worst under {o_under:.2f}%")
+        options = [(scored(on, *g), g) for g in grid]
+        cheap = [o for o in options if o[0][2] <= read_cap] or [min(options, key=lambda o: o[0][2])]  # none: the cheapest
+        figures, (values, shrinks) = min(cheap, key=lambda o: distance(o[0]))
+        print(f"chosen on {on}: {Sampling(**dict(zip(sample_keys, values)), **dict(zip(SHRINKS, shrinks)))}")
+        for label, (mape, under, read) in ((on, figures), (f"{other} (held out)", scored(other, values, shrinks))):
+            print(f"  on {label}: worst MAPE {mape:.2f}%, worst under {under:.2f}%, read exactly {read:.2f}% "
+                  f"of the characters (cap {read_cap:g}%)")
 
 
 # ------------------------------------------------------------------------------------------ calibration
@@ -270,11 +240,11 @@ def calibrate(inputs: Sequence[str], write: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="*", help="--calibrate: diffs, .jsonl or .pdf files and folders")
-    ap.add_argument("--shared", type=Path, default=SHARED / "eval" / "diffs")
-    ap.add_argument("--packs", type=Path, default=ROOT / ".dualrag" / "pack-diffs",
-                    help="written by python -m scripts.bench.pack_diffs")
+    ap.add_argument("--shared", type=Path, default=datasets.DIFFS)
+    ap.add_argument("--packs", type=Path, default=PACK_DIFFS, help="written by python -m evaluation.bench.pack_diffs")
     ap.add_argument("--runs", type=int, default=3, help="speed passes (the median is reported)")
     ap.add_argument("--choose", action="store_true")
+    ap.add_argument("--read-cap", type=float, default=READ_CAP, help="--choose: %% of characters read exactly")
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args(argv)
@@ -297,10 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             u.exact = n
         sets[name] = [u for u in units if u.exact > 0]
     if args.choose:
-        choose(sets, exact)
+        choose(sets, exact, args.read_cap)
         return 0
     estimators = {"fast": fast.count, f"fast@{BASELINE}": estimator_at(BASELINE, exact).count,
-                  "formula": get_estimator("formula").count_content}
+                  f"fast@{BEFORE}": estimator_at(BEFORE, exact).count, "formula": get_estimator("formula").count_content}
     return 0 if bench(sets, estimators, exact, args.runs) else 1
 
 
