@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from collections import Counter
 from dataclasses import replace
@@ -56,8 +57,12 @@ def main() -> int:
         folder = bk.CORPORA.get(book.language)
         corpus = load_corpus(folder, book.language) if folder else None
 
-        def variants_for(units, labelled=labelled):
-            return writer([u for u in units if u.rule_id in labelled])
+        def variants_for(units, labelled=labelled, name=name):
+            def saved(done: int, total: int) -> None:  # kept as it goes: a stopped run asks again only the rest
+                writer.cache.save()
+                print(f"  {name}: variants {done}/{total}", file=sys.stderr, flush=True)
+
+            return writer([u for u in units if u.rule_id in labelled], progress=saved)
 
         start, asked = time.perf_counter(), writer.asked
         base = MiningOptions(corpus=corpus, language=book.language)
