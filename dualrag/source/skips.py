@@ -13,8 +13,9 @@ Certain, and only these:
   `@Generated("...")`); a bare `DO NOT EDIT` or `@generated` names none;
 - a source map; a file a configured noise pattern skips (the patterns come from the target
   branch or a trusted file, never from the change: config/trust.py);
-- a binary file of a media, font or document type. A binary `.java` (a text type made binary by
-  an attribute or a NUL byte) is not certain, nor a wrapper jar, a minified or bundled script.
+- a binary file of a media, font or document type whose bytes, when the head can be read, are of
+  that type (a `.png` that is no PNG image is not certain). A binary `.java` (a text type made
+  binary by an attribute or a NUL byte) is not certain, nor a wrapper jar, a minified or bundled script.
 """
 
 from __future__ import annotations
@@ -112,6 +113,29 @@ def lock_change(section: str) -> tuple[bool, str]:
 
 def binary_certain(path: str) -> bool:
     """A binary file is certainly not code only for a media, font or document type."""
+    return _suffix(path) in BINARY_MEDIA
+
+
+def _suffix(path: str) -> str:
     name = path.rpartition("/")[2].lower()
     dot = name.rfind(".")
-    return dot > 0 and name[dot:] in BINARY_MEDIA
+    return name[dot:] if dot > 0 else ""
+
+
+# Containers whose magic number is their container's: a .docx is a zip, an .mp4 a QuickTime box.
+_SAME_MAGIC = {".docx": ".zip", ".xlsx": ".zip", ".pptx": ".zip", ".odt": ".zip", ".ods": ".zip",
+               ".mov": ".mp4", ".tif": ".tiff", ".jpeg": ".jpg", ".otf": ".ttf"}
+
+
+def media_mismatch(path: str, data: bytes) -> str | None:
+    """Why the bytes of a media file are not of its type (its magic number), or None when they are."""
+    import puremagic
+
+    suffix = _suffix(path)
+    try:
+        found = {m.extension.lower() for m in puremagic.magic_string(data[:8192])}
+    except (puremagic.PureError, ValueError):
+        found = set()
+    if suffix in found or _SAME_MAGIC.get(suffix) in found:
+        return None
+    return f"a {suffix} file whose bytes are not of that type"
