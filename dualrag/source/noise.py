@@ -19,6 +19,7 @@ Every rule asks for evidence the change's author cannot forge on their own (docs
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -215,8 +216,15 @@ class NoiseFilter:
 
 
 def _source_map_shaped(added: Sequence[str]) -> bool:
-    """A source map is one JSON object with a version and mappings (optionally behind the
-    `)]}'` guard some servers prepend)."""
-    first = next((line.strip() for line in added if line.strip()), "")
-    text = "\n".join(added[:50])
-    return first.startswith(("{", ")]}'")) and '"mappings"' in text and '"version"' in text
+    """A source map is one JSON object with a version and mappings, optionally behind the `)]}'`
+    guard some servers prepend. The added lines must parse as that object: a map is one line, so
+    the added line is the whole file (a map changed in part is read like code)."""
+    text = "\n".join(added).strip()
+    text = text[4:].lstrip() if text.startswith(")]}'") else text
+    if not text.startswith("{"):
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "version" in data and isinstance(data.get("mappings"), str)
