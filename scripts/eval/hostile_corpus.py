@@ -995,7 +995,9 @@ def main() -> int:
     ap.add_argument("-k", dest="select", help="only cases whose name contains this (case-insensitive)")
     ap.add_argument("--keep", action="store_true", help="keep the generated inputs and print where")
     args = ap.parse_args()
-    cases = [c for c in CASES if not args.select or args.select.lower() in c.name.lower()]
+    from scripts.eval.hostile_forged import CASES as ISSUE_43  # forged skips, Chinese injections (data files)
+
+    cases = [c for c in CASES + ISSUE_43 if not args.select or args.select.lower() in c.name.lower()]
     base = Path(tempfile.mkdtemp(prefix="dualrag-hostile-"))
     store = base / "store"
     rows, failed = [], 0

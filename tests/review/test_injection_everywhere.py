@@ -41,6 +41,9 @@ class Keyword(MeaningCheck):
     def margins(self, texts):
         return self.margins_of(self.vectors(texts))
 
+    def probe(self, vectors):
+        return np.full(len(vectors), -np.inf)  # the Chinese probe is measured by scripts/eval/injection_zh.py
+
 
 def test_normalisation_reveals_hidden_and_lookalike_text():
     assert normalise("ign\u2063ore") == "ignore"
