@@ -6,20 +6,21 @@ the check as it was (phrases and exemplar margins), on our corpus and on real Ch
 
 Positives: `injection_zh.yaml` injections (66), each read as a Java comment line and as a field
 (description, commit message). Negatives: its benign sentences read the same ways, and real Chinese
-comments of public Java code (`scripts.eval.zh_comments` writes them; their lines as added comment
-lines, adjacent lines also read joined, exactly as `find_injection` reads a diff).
+comments of public Java code (`zh_comments.jsonl.gz`, zh_comments_SOURCE.md), their lines as added
+comment lines, adjacent lines also read joined, as `find_injection` reads a diff.
 Split: corpus fold 0 = even positions, fold 1 = odd; real comments by repository, group A
 (nacos, dubbo, Sentinel, mybatis-plus) and group B (canal, easyexcel, mall). On one side the probe's
 L2 penalty and its limit are chosen (limit: the 99.5th percentile of that side's real comments; L2:
 the best recall on that side's corpus fold), on the other side recall and false alarms are reported;
-then the sides swap. The probe is fitted on the exemplars only (`injection_examples.py`), never on
-the corpus. `--latency REV`: the check's median cost per merge request (../shared/eval/diffs, each
-with its title) here and at commit REV, in the same run.
+then the sides swap. The probe is fitted on its exemplars only (`injection_examples_zh.py`), never
+on the corpus. `--latency REV`: the check's median CPU cost per merge request (../shared/eval/diffs,
+each with its title) here and at commit REV, in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -37,7 +38,7 @@ import yaml
 from scripts import ROOT
 
 CORPUS = Path(__file__).with_name("injection_zh.yaml")
-COMMENTS = ROOT / ".dualrag" / "zh-comments" / "comments.jsonl"
+COMMENTS = Path(__file__).with_name("zh_comments.jsonl.gz")  # zh_comments_SOURCE.md
 GROUP_A = {"alibaba/nacos", "apache/dubbo", "alibaba/Sentinel", "baomidou/mybatis-plus"}
 CODE = "src/main/java/com/acme/Orders.java"
 L2_GRID = (0.01, 0.1, 1.0)
@@ -68,13 +69,13 @@ def docs(corpus: dict, comments: list[dict]):
     return out
 
 
-def score(all_docs: list[dict], l2s=L2_GRID) -> None:
+def score(all_docs: list[dict], l2s=L2_GRID) -> tuple[list[str], np.ndarray]:
     """Per doc: `base` (flagged as the check was: phrases, exemplar margins, pairs) and, per L2,
     `probe` (the highest probe logit of its Chinese spans and of adjacent pairs read joined). Pairs
     are screened as the check screens them: by their mean vector, against the lowest limit the
     single spans give either side, less PROBE_PAIR_SCREEN."""
-    from dualrag.checks import injection
-    from dualrag.checks.injection import PAIR_SCREEN, PROBE_PAIR_SCREEN, MeaningCheck, chinese, fit_probe, probe_logits
+    from dualrag.checks.chinese_probe import chinese, fit_probe, probe_exemplars, probe_logits
+    from dualrag.checks.injection import PAIR_SCREEN, PROBE_PAIR_SCREEN, MeaningCheck
 
     check = MeaningCheck()
     texts = sorted({s.text for d in all_docs for st in d["streams"] for s in st})
@@ -83,7 +84,7 @@ def score(all_docs: list[dict], l2s=L2_GRID) -> None:
     margins = check.margins_of(vectors)
     at = {t: k for k, t in enumerate(texts)}
     embedder = check._model()[0]
-    positive, negative = injection.probe_exemplars()
+    positive, negative = probe_exemplars()
     pos, neg = embedder.embed_documents(positive), embedder.embed_documents(negative)
     probes = {l2: fit_probe(pos, neg, l2) for l2 in l2s}
     logits = {l2: np.where([chinese(t) for t in texts], probe_logits(w, vectors), -np.inf) for l2, w in probes.items()}
@@ -116,6 +117,7 @@ def score(all_docs: list[dict], l2s=L2_GRID) -> None:
                     for l2, w in probes.items():
                         d["probe"][l2] = max(d["probe"][l2], float(probe_logits(w, v)[0]))
     print(f"{len(joined_cache)} adjacent pairs embedded joined", flush=True)
+    return texts, vectors
 
 
 def rates(group: list[dict], l2: float | None, limit: float) -> float:
@@ -147,10 +149,38 @@ def folds(all_docs: list[dict]) -> list[dict]:
     return out
 
 
+def with_real_negatives(all_docs: list[dict], texts: list[str], vectors: np.ndarray, counts=(300, 700),
+                        l2: float = 0.01) -> None:
+    """Not shipped: the probe fitted on real comments of the choosing side as ordinary text too (its limit
+    on the rest of them). Single spans only, so the row without real comments is the baseline."""
+    from dualrag.checks.chinese_probe import chinese, fit_probe, probe_exemplars, probe_logits
+    from dualrag.checks.injection import MeaningCheck
+
+    at = {t: k for k, t in enumerate(texts) if chinese(t)}
+    positive, negative = (MeaningCheck._model()[0].embed_documents(x) for x in probe_exemplars())
+    print(f"\nfitted on real comments too (single spans, L2 {l2}): recall (both readings)  FP benign  FP real")
+    for count in (0, *counts):
+        got = []
+        for choose in (0, 1):
+            real = [d for d in all_docs if d["label"] == "real" and d["side"] == choose]
+            extra = [vectors[at[s.text]] for d in real[:count] for st in d["streams"] for s in st if s.text in at]
+            w = fit_probe(positive, np.vstack([negative, *extra]) if extra else negative, l2)
+            logits = probe_logits(w, vectors)
+            top = {id(d): max((float(logits[at[s.text]]) for st in d["streams"] for s in st if s.text in at),
+                              default=-np.inf) for d in all_docs}
+            limit = float(np.quantile([top[id(d)] for d in real[count:]], 1 - FP_BUDGET))
+            got.append(tuple(np.mean([d["hit"] or top[id(d)] > limit for d in all_docs
+                                      if d["label"] == label and d["side"] == 1 - choose])
+                             for label in ("injection", "benign", "real")))
+        mean = np.mean(got, axis=0)
+        print(f"  {count:4d} real comments as ordinary text: {mean[0]:.3f}  {mean[1]:.3f}  {mean[2]:.4f}")
+
+
 def latency(diffs: Path, *, probe: bool = True) -> list[float]:
-    """Milliseconds of the injection check per merge request (the diff and a title), the models
-    loaded and fitted first (once per process: reported apart). `probe=False`: Chinese spans are not
-    read by the probe (this checkout's cost without it)."""
+    """CPU milliseconds (every thread of the process; the machine is shared, wall time is not
+    comparable between runs) of the injection check per merge request (the diff and a title), the
+    models loaded and fitted first (once per process: reported apart). `probe=False`: Chinese spans
+    are not read by the probe (this checkout's cost without it)."""
     from dualrag.checks import injection
     from dualrag.config import load_settings
     from dualrag.diff import ingest
@@ -169,23 +199,26 @@ def latency(diffs: Path, *, probe: bool = True) -> list[float]:
         except Exception as exc:  # noqa: BLE001 - a diff the ingest refuses is not a merge request to time
             print(f"  not timed: {path.name}: {exc}", file=sys.stderr)
             continue
-        start = time.perf_counter()
+        start = time.process_time()
         injection.find_injection(changes, [("the title", f"Fix {path.stem}")], check)
-        out.append((time.perf_counter() - start) * 1000)
+        out.append((time.process_time() - start) * 1000)
     if chinese is not None:
         injection.chinese = chinese
     return out
 
 
-def fit_seconds() -> float:
-    """What fitting the probe costs a process once (its exemplars embedded, the regression solved)."""
+def probe_seconds() -> list[float]:
+    """What the probe's weights cost a process once: read from the package, and fitted instead (its
+    exemplars embedded, the regression solved: what a process pays if they no longer match)."""
+    from dualrag.checks.chinese_probe import fitted, probe_weights
     from dualrag.checks.injection import MeaningCheck
 
-    check = MeaningCheck()
-    check.margins(["warm up"])
-    start = time.perf_counter()
-    check.probe(check.vectors(["预热"]))
-    return time.perf_counter() - start
+    embedder, out = MeaningCheck._model()[0], []
+    for get in (probe_weights, fitted):
+        start = time.perf_counter()
+        get(embedder)
+        out.append(time.perf_counter() - start)
+    return out
 
 
 def latency_at(rev: str, diffs: Path) -> list[float]:
@@ -200,9 +233,7 @@ def latency_at(rev: str, diffs: Path) -> list[float]:
 
 def accuracy(sample: int) -> None:
     corpus = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
-    comments = [json.loads(line) for line in COMMENTS.read_text(encoding="utf-8").splitlines()] if COMMENTS.exists() else []
-    if not comments:
-        print(f"no real comments at {COMMENTS}: run scripts.eval.zh_comments first (scripts/eval/zh_comments_SOURCE.md)")
+    comments = [json.loads(line) for line in gzip.decompress(COMMENTS.read_bytes()).decode().splitlines()]
     if sample:
         groups = [[c for c in comments if (c["repository"] in GROUP_A) == a] for a in (True, False)]
         for g in groups:
@@ -212,7 +243,7 @@ def accuracy(sample: int) -> None:
     print(f"{len(corpus['injections'])} injections, {len(corpus['benign'])} benign sentences (each as a comment line "
           f"and as a field); {len(comments)} real comments "
           f"({sum(c['repository'] in GROUP_A for c in comments)} in group A)", flush=True)
-    score(all_docs)
+    texts, vectors = score(all_docs)
     rows = folds(all_docs)
     for row in rows:
         print(f"\nchosen on {row['chosen on']}: L2 {row['l2']}, limit {row['limit']:+.3f}; reported on the other side "
@@ -226,7 +257,7 @@ def accuracy(sample: int) -> None:
     for key in rows[0]:
         if key.startswith(("before", "probe")):
             print(f"  {key:28s} {statistics.mean(r[key] for r in rows):.4f}")
-    from dualrag.checks.injection import PROBE_L2, PROBE_LIMIT
+    from dualrag.checks.chinese_probe import PROBE_L2, PROBE_LIMIT
     print(f"\nthe same rule on every real comment, at L2 {PROBE_L2}: limits and what they cost (both directions' mean)")
     print("  FP budget  limit (all)  recall (line)  recall (field)  FP benign  FP real (other side)")
     for budget in (0.002, 0.005, 0.01):
@@ -241,6 +272,7 @@ def accuracy(sample: int) -> None:
         mean = np.mean(got, axis=0)
         print(f"  {budget:9.3f}  {np.quantile(real_all, 1 - budget):+11.3f}  {mean[0]:13.3f}  {mean[1]:14.3f}  "
               f"{mean[2]:9.3f}  {mean[3]:20.4f}")
+    with_real_negatives(all_docs, texts, vectors)
     chosen = ", ".join(f"{r['limit']:+.3f} at L2 {r['l2']}" for r in rows)
     print(f"shipped: PROBE_L2 = {PROBE_L2}, PROBE_LIMIT = {PROBE_LIMIT} (chosen per direction: {chosen})")
 
@@ -258,10 +290,10 @@ def main() -> None:
         now, before = latency(args.diffs), latency_at(args.latency, args.diffs)
         without = latency(args.diffs, probe=False)
         m_now, m_before, m_without = (statistics.median(x) for x in (now, before, without))
-        print(f"\ninjection check per merge request ({len(now)} diffs of ../shared/eval/diffs, models loaded): median "
+        print(f"\ninjection check per merge request ({len(now)} diffs of ../shared/eval/diffs, models loaded): median CPU "
               f"{m_now:.0f} ms here, {m_without:.0f} ms here without the probe, {m_before:.0f} ms at {args.latency} "
-              f"(ratios {m_now / m_before:.2f} and {m_without / m_before:.2f}); fitting the probe, once per process: "
-              f"{fit_seconds():.1f} s")
+              f"(ratios {m_now / m_before:.2f} and {m_without / m_before:.2f}); the probe's weights, once per process "
+              "(wall): {:.3f} s shipped, {:.1f} s fitted instead".format(*probe_seconds()))
 
 
 if __name__ == "__main__":

@@ -6,15 +6,17 @@
 Reads every `.java` file of each snapshot at its commit (git cat-file, no work tree), finds its
 comments with tree-sitter (line and block comments, Javadoc included) and keeps those with at
 least four Chinese characters, each as its lines without the comment markers. Writes them to
-`.dualrag/zh-comments/comments.jsonl` (ignored by git: the text belongs to its projects, under
-their licence; zh_comments_SOURCE.md beside this file says which). One row: repository, commit, path, line,
-licence, the comment's lines. At most `--per-repo` comments per repository, chosen by a fixed
-seed from the distinct ones.
+`zh_comments.jsonl.gz` beside this file: evaluation data, never shipped, the text its projects'
+under their licence (zh_comments_SOURCE.md says which; zh_comments_LICENSE.txt and
+zh_comments_NOTICE.txt carry the licence and the projects' notices). One row: repository, commit,
+path, line, licence, the comment's lines. At most `--per-repo` comments per repository, chosen by a
+fixed seed from the distinct ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import re
@@ -22,9 +24,8 @@ import subprocess
 from pathlib import Path
 
 from dualrag.parsing._ts import parse, walk
-from scripts import ROOT
 
-OUT = ROOT / ".dualrag" / "zh-comments" / "comments.jsonl"
+OUT = Path(__file__).with_name("zh_comments.jsonl.gz")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//+)\s?|\s*\*/\s*$")
 
@@ -68,7 +69,6 @@ def main() -> None:
     ap.add_argument("--licence", default="Apache-2.0", help="the licence the repositories declare (LICENSE)")
     ap.add_argument("--per-repo", type=int, default=2500)
     args = ap.parse_args()
-    OUT.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     for spec in args.snapshot:
         name, _, rest = spec.partition("=")
@@ -84,7 +84,8 @@ def main() -> None:
         random.Random(20261204).shuffle(chosen)
         rows += chosen[: args.per_repo]
         print(f"{name}@{commit[:10]}: {len(seen)} distinct comments with Chinese text, {min(len(seen), args.per_repo)} kept")
-    OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+    OUT.write_bytes(gzip.compress(text, compresslevel=9, mtime=0))  # the same bytes every run
     print(f"wrote {len(rows)} comments to {OUT}")
 
 
