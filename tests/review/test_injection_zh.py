@@ -6,10 +6,14 @@ the rates are measured by scripts/eval/injection_zh.py."""
 
 from __future__ import annotations
 
+import difflib
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
-from dualrag.checks.chinese_probe import WEIGHTS, fit_probe, probe_digest, probe_logits, probe_weights
+from dualrag.checks.chinese_probe import WEIGHTS, fit_probe, probe_digest, probe_exemplars, probe_logits, probe_weights
 from dualrag.checks.injection import MeaningCheck, find_injection, phrase_in
 from dualrag.checks.injection_examples import ADDRESSED, ORDINARY
 from dualrag.checks.injection_examples_zh import ADDRESSED_ZH, ORDINARY_ZH
@@ -27,6 +31,19 @@ def java_with(comment: str) -> bytes:
     body = "".join(f"+{line}\n" for line in lines)
     return (f"diff --git a/src/Orders.java b/src/Orders.java\nnew file mode 100644\nindex 0000000..1111111\n"
             f"--- /dev/null\n+++ b/src/Orders.java\n@@ -0,0 +1,{len(lines)} @@\n{body}").encode()
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "scripts" / "eval" / "injection_zh.yaml"
+
+
+def test_no_exemplar_is_a_near_copy_of_a_corpus_sentence():
+    """The measuring corpus stays apart from what the probe is fitted on (difflib ratio < 0.55)."""
+    corpus = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
+    sentences = [c["text"] for c in corpus["injections"]] + corpus["benign"]
+    positive, negative = probe_exemplars()
+    near = [(e, s) for e in positive + negative for s in sentences
+            if difflib.SequenceMatcher(None, e, s).ratio() >= 0.55]
+    assert not near, near
 
 
 def test_held_out_sentences_are_neither_exemplars_nor_phrases():
@@ -58,7 +75,6 @@ def test_probe_fit_separates_its_training_groups_and_is_deterministic():
     w = fit_probe(pos, neg, 0.01)
     assert np.array_equal(w, fit_probe(pos, neg, 0.01))
     assert (probe_logits(w, pos) > 0).mean() > 0.7 and (probe_logits(w, neg) < 0).mean() > 0.7
-
 
 
 def test_shipped_weights_are_those_of_the_exemplars():
