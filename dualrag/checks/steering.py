@@ -4,6 +4,9 @@ The review of a change reads its configuration, instructions and attributes from
 (cli/options.py, source/git.py), so an edit to them does not steer its own review; it would steer
 every later one once merged. A human must look: the decision is held at `no_verdict` or worse
 (`Coverage.steering`), and an edit that touches a key choosing a host or a secret is critical.
+A file whose name claims it is noise (`app.min.js`, `package-lock.json`, `app.js.map`) but whose
+content the noise filter would not skip is reviewed and held the same way: the name tries to hide
+it from the review (docs/safety.md).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dualrag.config.trust import is_routing_key
 from dualrag.diff import ChangeSet
 from dualrag.diff.model import FileDiff
 from dualrag.findings import Finding
+from dualrag.source.noise import claimed_skip
 
 # Read by dualrag from the repository: configuration, reviewers' instructions, git attributes
 # (which files git shows as binary). Instruction files are flagged by checks/injection.py too.
@@ -44,6 +48,11 @@ def steering_files(changes: ChangeSet) -> tuple[FileDiff, ...]:
     return tuple(f for f in changes.files
                  if any(p and p.rsplit("/", 1)[-1] in STEERING_NAMES for p in (f.path, f.old_path))
                  or _dualrag_toml(f))
+
+
+def forged_names(changes: ChangeSet) -> tuple[FileDiff, ...]:
+    """Reviewed files whose name claims a skip their content does not bear out."""
+    return tuple(f for f in changes.files if f.reviewable and f.added and claimed_skip(f.path))
 
 
 def _routing_lines(f: FileDiff) -> list[int]:
@@ -87,5 +96,14 @@ def steering_findings(changes: ChangeSet) -> list[Finding]:
             title="Change to a file that steers the review",
             message=(f"{f.path} changes {what}. This review used the target branch's version; once merged, it "
                      "steers every later review. A human must review this change."),
+            source="detector"))
+    for f in forged_names(changes):
+        first = next((ln.new_no for h in f.hunks for ln in h.lines if ln.kind == "+" and ln.new_no), 1)
+        out.append(Finding(
+            path=f.path, line=first, severity="major", category="security",
+            title="A name that claims the file is noise",
+            message=(f"{f.path} is named as {claimed_skip(f.path)}, which a review skips, but its content is not "
+                     "one: it was reviewed. A name that would hide code from the review holds the decision; a "
+                     "human must review this change."),
             source="detector"))
     return out

@@ -215,6 +215,20 @@ class NoiseFilter:
         return Skip(f"generated (marker '{marker}' in line {number}{where})", "generated", tool, doubt)
 
 
+def claimed_skip(path: str) -> str | None:
+    """What a file's name alone claims it is (a minified asset, a bundle, a source map, a lock file),
+    or None. A file so named that the filter still reviews holds something else under that name
+    (checks/steering.py)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if _MINIFIED.search(name):
+        return "a minified asset"
+    if _BUNDLE.search(name):
+        return "a bundle"
+    if _SOURCE_MAP.search(name):
+        return "a source map"
+    return "a lock file" if name in LOCK_FILES else None
+
+
 def _source_map_shaped(added: Sequence[str]) -> bool:
     """A source map is one JSON object with a version and mappings, optionally behind the `)]}'`
     guard some servers prepend. The added lines must parse as that object: a map is one line, so

