@@ -21,11 +21,12 @@ import yaml
 from dualrag import languages
 from dualrag._bundled import knowledge_dir
 from dualrag.errors import UserError
-from dualrag.units import Detector, DetectorFix, RuleLevel, RuleSource, RuleUnit, Severity
+from dualrag.scoped_query import match_rows
+from dualrag.units import Detector, DetectorFix, QueryScope, RuleLevel, RuleSource, RuleUnit, Severity
 
 REQUIRED_KEYS = ("id", "title", "level", "severity", "project_types", "languages")
 OPTIONAL_KEYS = ("domains", "tags", "detect")
-DETECT_KEYS = {"kind", "pattern", "languages", "message", "on", "fix", "paths"}
+DETECT_KEYS = {"kind", "pattern", "languages", "message", "on", "fix", "paths", "scope"}
 _ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _EXAMPLE_HEADING = re.compile(r"^###\s+(bad|good)\b", re.IGNORECASE)
@@ -170,11 +171,18 @@ def query_rows(language: str, pattern: str, root) -> list[int]:
 
 def detector_rows(detector: Detector, language: str, text: str) -> list[int]:
     """0-based rows of `text` a detector fires on when every line of it is added (a regex on
-    each line; a tree-sitter query on the text parsed as one fragment, as a hunk is)."""
+    each line; a query on the text parsed as one fragment, as a hunk is)."""
     if detector.kind == "regex":
         rx = re.compile(detector.pattern)
         return [i for i, line in enumerate(text.split("\n")) if rx.search(line)]
-    return query_rows(language, detector.pattern, parse_fragment(language, text))
+    return tree_rows(detector, language, parse_fragment(language, text))
+
+
+def tree_rows(detector: Detector, language: str, root) -> list[int]:
+    """0-based rows a `tree-sitter` or `scoped-query` detector fires on in a parsed text."""
+    if detector.kind == "scoped-query":
+        return match_rows(compile_query(language, detector.pattern), detector.scope, language, root)
+    return query_rows(language, detector.pattern, root)
 
 
 def _guess_root(path: Path) -> Path:
@@ -333,8 +341,8 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
     if unknown:
         raise RuleBookError(f"{where}: unknown detect key(s) {', '.join(unknown)}")
     kind, pattern = raw.get("kind"), raw.get("pattern")
-    if kind not in ("regex", "tree-sitter"):
-        raise RuleBookError(f"{where}: detect.kind must be regex or tree-sitter, got {kind!r}")
+    if kind not in ("regex", "tree-sitter", "scoped-query"):
+        raise RuleBookError(f"{where}: detect.kind must be regex, tree-sitter or scoped-query, got {kind!r}")
     if not isinstance(pattern, str) or not pattern.strip():
         raise RuleBookError(f"{where}: detect.pattern must be a non-empty string")
     detect_languages = _str_list(raw.get("languages", rule_languages), "detect.languages", where)
@@ -366,7 +374,19 @@ def _detector(raw: Any, rule_languages: list[str], where: str) -> Detector:
         raise RuleBookError(f"{where}: detect.message must be a string")
     paths = _str_list(raw.get("paths", []), "detect.paths", where)
     return Detector(kind=kind, pattern=pattern, languages=detect_languages, message=message, on=on,
-                    fix=_detector_fix(raw.get("fix"), kind, on, where), paths=paths)
+                    fix=_detector_fix(raw.get("fix"), kind, on, where), paths=paths,
+                    scope=_scope(raw.get("scope"), kind, where))
+
+
+def _scope(raw: Any, kind: str, where: str) -> QueryScope | None:
+    if (raw is None) != (kind != "scoped-query"):
+        raise RuleBookError(f"{where}: detect.scope goes with kind scoped-query, and that kind needs one")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not set(raw) <= {"inside", "receiver_types"}:
+        raise RuleBookError(f"{where}: detect.scope is a mapping of 'inside' and 'receiver_types' (lists of names)")
+    return QueryScope(inside=_str_list(raw.get("inside", []), "detect.scope.inside", where),
+                      receiver_types=_str_list(raw.get("receiver_types", []), "detect.scope.receiver_types", where))
 
 
 def _detector_fix(raw: Any, kind: str, on: str, where: str) -> DetectorFix | None:

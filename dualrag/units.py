@@ -84,7 +84,7 @@ class DetectorFix(_Frozen):
 
 class MinedCheck(_Frozen):
     """How a detector mined from a rule's own examples was verified before it was kept
-    (`indexers/rules/mining`): it matched every violating example of the rule, no compliant
+    (`indexers/mining`): it matched every violating example of the rule, no compliant
     example of any rule in the document, and fired at most the allowed rate on a clean corpus
     (`corpus_lines` None: no corpus was configured, that check was not run)."""
 
@@ -94,17 +94,37 @@ class MinedCheck(_Frozen):
     corpus_hits: int | None = Field(None, description="lines of the clean corpus it fired on")
     bits: float = Field(0.0, description="specificity: information of the pattern's parts, in bits")
     rejected: int = Field(0, description="more specific candidates that failed verification before it")
+    other_violating: int = Field(0, description="violating examples of the document's other rules it was checked on "
+                                                "(it may fire on a few: such code can break two rules)")
+    variants: int = Field(0, description="verification-only variants of the rule's examples it was checked on")
+    level: list[str] = Field(default_factory=list, description="the generalisations applied to the least general "
+                                                                "pattern, in order (empty: the least general)")
+    turned_down: dict[str, str] = Field(default_factory=dict, description="more general steps tried and why each "
+                                                                          "failed verification")
+
+
+class QueryScope(_Frozen):
+    """What a `scoped-query` detector's match must also meet beyond its tree-sitter query
+    (`dualrag/scoped_query.py`): to sit inside a node of a type at any depth, to be called on a
+    receiver of a type."""
+
+    inside: list[str] = Field(default_factory=list, description="node types, one of which must enclose the "
+                                                                  "@violation capture at any depth")
+    receiver_types: list[str] = Field(default_factory=list, description="the @receiver capture is a name declared "
+                                      "in the fragment with one of these types, or one of these type names (a static "
+                                      "call)")
 
 
 class Detector(_Frozen):
     """A deterministic check that finds clear violations without an LLM.
 
     `regex` patterns run on each changed line; `tree-sitter` queries run on the parsed new
-    file and report captures named `@violation` that fall on changed lines. `mined`: the
-    detector was mined from the rule's examples and verified (a hand-written one has None).
+    file and report captures named `@violation` that fall on changed lines; a `scoped-query` is a
+    tree-sitter query whose matches must also meet its `scope`. `mined`: the detector was mined
+    from the rule's examples and verified (a hand-written one has None).
     """
 
-    kind: Literal["regex", "tree-sitter"]
+    kind: Literal["regex", "tree-sitter", "scoped-query"]
     pattern: str
     languages: list[str] = Field(default_factory=list, description="file languages it applies to")
     message: str | None = None
@@ -115,16 +135,22 @@ class Detector(_Frozen):
     paths: list[str] = Field(default_factory=list,
                              description="gitignore-style patterns the file's path must match (empty = any file)")
     mined: MinedCheck | None = Field(None, description="set when mined from the rule's examples (not hand-written)")
+    scope: QueryScope | None = Field(None, description="scoped-query only: what a match must also meet")
+
+    @model_validator(mode="after")
+    def _scope_with_its_kind(self) -> Detector:
+        if (self.kind == "scoped-query") != (self.scope is not None):
+            raise ValueError("a scoped-query detector has a scope, and only it")
+        return self
 
     @model_serializer(mode="wrap")
     def _without_empty_paths(self, handler):
-        # a detector without `paths` / `mined` serialises (and hashes) as it did before the keys existed
+        # a detector without `paths` / `mined` / `scope` serialises (and hashes) as it did before the keys existed
         data = handler(self)
         if isinstance(data, dict):
-            if not data.get("paths"):
-                data.pop("paths", None)
-            if data.get("mined") is None:
-                data.pop("mined", None)
+            for key in ("paths", "mined", "scope"):
+                if not data.get(key):
+                    data.pop(key, None)
         return data
 
 

@@ -1,13 +1,4 @@
-"""Measurement and maintenance scripts of the checkout, run as modules from the repository root:
-
-    .venv/bin/python -m scripts.eval.rules --help
-
-They import dualrag (and indexers) as installed, and each other as `scripts.eval...` /
-`scripts.tools...`. `ROOT` is the checkout; `SHARED` is the evaluation data beside it
-(`../shared/eval`), which is not part of the repository.
-"""
-
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+"""The shell entry points (setup.sh, test.sh, demo.sh, e2e_local_llm.sh, fetch_java_sources.sh) and,
+until they move to `evaluation/`, a few harnesses other branches are still editing
+(scripts/eval/{mined_detectors,hostile_corpus,injection,injection_eval_set}.py, scripts/bench/tokens.py).
+Every other evaluation and benchmark lives in `evaluation/` (evaluation/README.md)."""

@@ -125,6 +125,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, test_store: Path) -> None:
     """No DUALRAG_* variable of the machine running the tests may leak into them."""
     _without_dualrag_env(monkeypatch)
     monkeypatch.setenv("DUALRAG_STORE", str(test_store))
+    # nor the machine's clean-corpus build (~/.cache/dualrag/corpus), which mining would read
+    monkeypatch.setenv("XDG_CACHE_HOME", str(test_store.parent / "xdg-cache"))
 
 
 @pytest.fixture

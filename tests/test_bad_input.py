@@ -13,7 +13,7 @@ import pytest
 
 from dualrag.diff import FileStatus, ingest
 from dualrag.source.paths import clean, unquote, unsafe_reason
-from dualrag.testing.cli import run_cli as run
+from tests.cli_run import run_cli as run
 
 GOOD = b"diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
 

@@ -10,7 +10,7 @@ import pytest
 
 from dualrag.config import CONFIG_FILE_NAME, Settings, find_config_file, load_settings
 from dualrag.errors import ConfigError
-from dualrag.testing.cli import run_cli as run
+from tests.cli_run import run_cli as run
 
 SMALL_DIFF = b"diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
 

@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from dualrag.testing.cli import run_cli as run
 from dualrag.testing.fake_llm import FakeOpenAI
+from tests.cli_run import run_cli as run
 
 JAVA = (b"diff --git a/src/App.java b/src/App.java\nindex 1..2 100644\n--- a/src/App.java\n+++ b/src/App.java\n"
         b"@@ -1,3 +1,3 @@\n class App {\n-  int a = 1;\n+  int a = 2;\n }\n")

@@ -9,11 +9,12 @@
   first removed match whose words no added line of the file keeps (a check lost, not rewritten).
 - `tree-sitter`: the hunk's new side (context and added lines, in order) is parsed as a
   fragment, in the grammar of the file language's pack (`dualrag.languages`); every capture
-  named `@violation` that starts on an added line is reported.
+  named `@violation` that starts on an added line is reported. A `scoped-query` runs the same
+  way, keeping the matches that meet its scope (`dualrag/scoped_query.py`).
 - `paths`: gitignore-style patterns; a detector with them runs only on files they match.
 
 Findings carry `source="detector"`; they are sorted by path and line, one per (path, line, rule).
-A detector mined from a rule's examples (`Detector.mined`, `indexers/rules/mining`) says so in its
+A detector mined from a rule's examples (`Detector.mined`, `indexers/mining`) says so in its
 finding's message, citing the rule and its page. `[rules] disable` names rules whose detector
 never runs.
 
@@ -38,7 +39,7 @@ from dualrag.diff.hunks import DiffLine, Hunk
 from dualrag.diff.model import ChangeSet, FileDiff
 from dualrag.errors import UserError
 from dualrag.findings import Finding
-from dualrag.rulebook import load_bundled_cached, parse_fragment, query_rows
+from dualrag.rulebook import load_bundled_cached, parse_fragment, tree_rows
 from dualrag.source.patterns import PathPatterns
 from dualrag.units import Detector, RuleUnit
 
@@ -191,17 +192,17 @@ def detect_hunks(path: str, language: str, hunks: Sequence[Hunk], rules: Sequenc
                         for line in added if rx.search(line.text)]
         else:
             for hunk in hunks:
-                out += [_finding(rule, path, n) for n in _tree_sitter_lines(language, det.pattern, hunk.lines)]
+                out += [_finding(rule, path, n) for n in _tree_sitter_lines(language, det, hunk.lines)]
     return out
 
 
-def _tree_sitter_lines(language: str, pattern: str, lines: Iterable[DiffLine]) -> list[int]:
+def _tree_sitter_lines(language: str, det: Detector, lines: Iterable[DiffLine]) -> list[int]:
     new_side = [line for line in lines if line.kind != "-"]
     if not any(line.kind == "+" for line in new_side):
         return []
     root = parse_fragment(language, "\n".join(line.text for line in new_side))
     hits = []
-    for row in query_rows(language, pattern, root):
+    for row in tree_rows(det, language, root):
         if row < len(new_side) and new_side[row].kind == "+" and new_side[row].new_no is not None:
             hits.append(new_side[row].new_no)
     return hits
@@ -260,7 +261,7 @@ def _finding(rule: RuleUnit, path: str, line: int | None, *, note: str | None = 
 
 def mined_citation(rule: RuleUnit) -> str:
     """Where a mined check comes from: a pattern found in the examples of rule X of document D,
-    page N, verified on them (`indexers/rules/mining`); not a hand-written detector."""
+    page N, verified on them (`indexers/mining`); not a hand-written detector."""
     where = PurePosixPath(rule.source.document or rule.source.file).name
     page = f", p. {rule.source.page}" if rule.source.page else ""
     return f"a pattern found in the examples of {rule.rule_id} ({where}{page}) and verified on them"

@@ -84,12 +84,15 @@ def chunk_changes(
 
 
 def _fit(packer: Packer, units: list[Unit], prepared: dict[str, Prepared], done: int, depth: int) -> list[Chunk]:
-    """Render a group; should the final count still exceed the limit (estimates of parts do
-    not add up exactly), halve the group, or re-split its one unit tighter."""
+    """Render a group; should its estimate pass the budget less the margin (estimates of parts do
+    not add up exactly), halve the group, or re-split its one unit tighter. The margin is the
+    estimator's error: a chunk estimated within it holds at most the budget in real tokens as long
+    as the estimator under-counts by less than the margin (scripts/bench/tokens.py measures it)."""
     chunk = packer.chunk(done + 1, units, prepared)
-    if chunk.estimated_tokens <= packer.limit or depth >= _MAX_REPAIRS:
-        if chunk.estimated_tokens > packer.limit:
-            chunk = _with_note(chunk, f"estimate {chunk.estimated_tokens} is above the budget {packer.limit}")
+    if chunk.estimated_tokens <= packer.pack_limit or depth >= _MAX_REPAIRS:
+        if chunk.estimated_tokens > packer.pack_limit:
+            chunk = _with_note(chunk, f"estimate {chunk.estimated_tokens} is above the budget {packer.limit} "
+                                      f"less its {packer.limit - packer.pack_limit}-token margin")
         return [chunk]
     if len(units) > 1:
         half = len(units) // 2

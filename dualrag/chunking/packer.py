@@ -8,12 +8,14 @@ a line longer than the budget is cut into pieces. Every cut is said in the chunk
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from dualrag.chunking import render
 from dualrag.chunking.model import Chunk, ChunkMember
 from dualrag.chunking.units import FileUnits, Located, Unit
 from dualrag.diff.hunks import DiffLine
+from dualrag.tokens import FastEstimator
 
 _LONG = 16_000  # characters: longer texts are counted in slices, keeping tokenizer time linear
 _SLICE = 8_000
@@ -22,17 +24,19 @@ _SLICE = 8_000
 class Counter:
     """Token counts through the estimator, with long texts counted in slices (a tokenizer's
     merge step can be quadratic on one 100k-character word; a slice sum stays an upper bound
-    in practice, since merges across slice edges only lower the count)."""
+    in practice, since merges across slice edges only lower the count). The fast estimator
+    tokenises only short windows of a long text: it takes it whole."""
 
     def __init__(self, estimator):
         self.estimator = estimator
+        self.long = math.inf if isinstance(estimator, FastEstimator) else _LONG
 
     def many(self, texts: list[str]) -> list[int]:
-        short = self.estimator.count_many([t if len(t) <= _LONG else "" for t in texts])
-        return [c if len(t) <= _LONG else self.one(t) for t, c in zip(texts, short)]
+        short = self.estimator.count_many([t if len(t) <= self.long else "" for t in texts])
+        return [c if len(t) <= self.long else self.one(t) for t, c in zip(texts, short)]
 
     def one(self, text: str) -> int:
-        if len(text) <= _LONG:
+        if len(text) <= self.long:
             return self.estimator.count(text)
         return sum(self.estimator.count_many([text[i : i + _SLICE] for i in range(0, len(text), _SLICE)]))
 

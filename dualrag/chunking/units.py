@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from dualrag.config import LimitsConfig
 from dualrag.diff.hunks import DiffLine
 from dualrag.diff.model import FileDiff, FileStatus
-from dualrag.parsing import Member, Outline, outline, outline_fragment
-from dualrag.parsing.outline import parseable
+from dualrag.languages.outline import outline, outline_fragment, parseable
+from dualrag.parsing import Member, Outline
 
 # (hunk index, line index in that hunk, line): the position makes runs and headers recoverable.
 Located = tuple[int, int, DiffLine]

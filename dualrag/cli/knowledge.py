@@ -65,10 +65,14 @@ def index() -> None:
 @click.option("--model-examples/--no-model-examples", default=None,
               help="Have the configured model write a counter-example for each rule that has none, in a "
                    "document showing fewer than 12 (default: [rules] model_examples, on with a model).")
+@click.option("--model-variants/--no-model-variants", default=None,
+              help="Have the configured model write a compliant near miss of each rule's example, which a mined "
+                   "detector must stay quiet on past its examples (default: [rules] model_variants, off).")
 @config_option
 @debug_option
 def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
-                mine: bool | None, model_examples: bool | None, config_file: str | None) -> None:
+                mine: bool | None, model_examples: bool | None, model_variants: bool | None,
+                config_file: str | None) -> None:
     """Index rule documents (PDF, Word .docx, Markdown, HTML, text; folders too) as one unit per rule.
 
     All or nothing: every document is read and segmented before anything is written; if one
@@ -99,7 +103,7 @@ def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | Non
         return
     start = time.perf_counter()
     console = _err()
-    documents = _read_documents(paths, kb, console, settings.limits, _mining(settings, mine))
+    documents = _read_documents(paths, kb, console, settings.limits, _mining(settings, mine, model_variants))
     if dry_run:
         _print_documents(documents, "text", err=console)
         return
@@ -215,16 +219,46 @@ def _index_bundled(settings: Settings) -> None:
                f"{time.perf_counter() - start:.1f}s")
 
 
-def _mining(settings: Settings, mine: bool | None):
-    """The mining options of `[rules]` (None: not mining); the clean corpus is read here."""
+def _mining(settings: Settings, mine: bool | None, model_variants: bool | None = None):
+    """The mining options of `[rules]` (None: not mining); the clean corpus is read here, and the
+    model that writes variants is set up when asked for."""
     if not (settings.rules.mine if mine is None else mine):
         return None
-    from indexers.rules.mining import options_from_config
+    from dataclasses import replace
+
+    from indexers.mining import options_from_config
 
     try:
-        return options_from_config(settings.rules)
+        options = options_from_config(settings.rules)
     except (OSError, ValueError) as exc:
         raise UserError(f"[rules] mining_corpus: {exc}") from None
+    writer = _variant_writer(settings, model_variants)
+    return options if writer is None else replace(options, variants_for=writer)
+
+
+def _variant_writer(settings: Settings, wanted: bool | None):
+    """The model's variants of each rule's example (`--model-variants`), cached on disk, or None."""
+    if not (settings.rules.model_variants if wanted is None else wanted):
+        return None
+    from dualrag.llm import LLMFactory
+    from dualrag.review.rule_variants import CachedVariants, VariantWriter
+
+    spec = settings.llm.model_for("rules")
+    if spec is None:
+        raise UserError("--model-variants needs a model: set [llm] model (or DUALRAG_LLM__MODEL)")
+    client, _ = LLMFactory(settings.llm).for_reviewer("rules")
+    writer = VariantWriter(client, model=str(spec), cache=CachedVariants.default())
+
+    def variants_for(units):
+        console = _err()
+        out = writer(units)
+        writer.cache.save()
+        _say(console, f"dualrag: {writer.asked} request(s) for model variants, {len(out)} rule(s) carry them")
+        for note in writer.notes:
+            _say(console, note, "yellow")
+        return out
+
+    return variants_for
 
 
 def _read_documents(paths: tuple[str, ...], kb: str, console: Console, limits: LimitsConfig | None = None,
@@ -318,10 +352,22 @@ def _mining_lines(unit, result, rejected: bool) -> list[str]:
         corpus = ("clean corpus not configured: that check was not run" if m.corpus_lines is None else
                   f"clean corpus: {m.corpus_hits} hit(s) in {m.corpus_lines:,} lines "
                   f"({(m.corpus_hits or 0) * 10_000 / max(1, m.corpus_lines):.2f} per 10k)")
-        out.append(f"mined {det.kind}: {det.pattern}")
+        scope = det.scope
+        where = ("" if scope is None else
+                 "".join([f" inside {' or '.join(scope.inside)}" if scope.inside else "",
+                          f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else ""]))
+        out.append(f"mined {det.kind}: {det.pattern}{where}")
         out.append(f"verified: fires on its {m.violating} violating example(s), on none of the document's "
                    f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")
         out += [f"verified on: {_fired_line(det, e)}" for e in unit.bad_examples[:3]]
+        out.append(f"generalised: level {len(result.level)} ({', '.join(result.level)})" if result.level else
+                   "generalised: level 0 (the examples' own shape: no more general step held)")
+        turned = [c for c in result.climb if c.outcome != "kept"]
+        if turned and rejected:
+            out += [f"turned down, more general ({c.step}): {c.pattern} -- {c.outcome}" for c in turned]
+        elif turned:
+            out.append(f"{len(turned)} more general step(s) turned down, first ({turned[0].step}): {turned[0].outcome} "
+                       "(--rejected lists them)")
     elif result.status == "written":
         out.append("hand-written detector kept (nothing mined)")
     elif result.status == "disabled":
@@ -401,15 +447,21 @@ def rules() -> None:
 @click.option("--mine/--no-mine", default=None, help="Mine detectors from the examples as 'index rules' would "
                                                      "(default: [rules] mine, on).")
 @click.option("--rejected", is_flag=True, help="List every mined candidate that failed verification, with why.")
+@click.option("--model-variants/--no-model-variants", default=None,
+              help="Have the configured model write a compliant near miss of each rule's example, which a mined "
+                   "detector must stay quiet on past its examples (default: [rules] model_variants, off).")
 @config_option
 @debug_option
 def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, mine: bool | None, rejected: bool,
-                  config_file: str | None) -> None:
+                  model_variants: bool | None, config_file: str | None) -> None:
     """Print the rules DOC would be indexed as (id, level, title, section, page, tokens, first line),
     with what was understood of it, and each rule's mined detector (pattern, the examples it was
-    verified on, clean-corpus hits); folders and rule-set Markdown files too. Opens no store."""
+    verified on, clean-corpus hits, how far it was generalised past its examples and, with
+    --rejected, each more general pattern turned down and why); folders and rule-set Markdown files
+    too. Opens no store."""
     settings = _settings(None, config_file)
-    documents = _read_documents(paths, kb, _err(), settings.limits, _mining(settings, mine))  # as index rules
+    documents = _read_documents(paths, kb, _err(), settings.limits,
+                                 _mining(settings, mine, model_variants))  # as index rules
     _print_documents(documents, fmt, rejected=rejected)
 
 

@@ -12,6 +12,7 @@ import click
 
 from dualrag import __version__
 from dualrag.cli.console import progress_to_stderr
+from dualrag.cli.corpus import corpus
 from dualrag.cli.feedback import feedback
 from dualrag.cli.index_code import index_code
 from dualrag.cli.knowledge import index, kb, rules, search
@@ -30,7 +31,7 @@ def cli(debug: bool) -> None:
     """AI code review for merge requests, with code context and team rules retrieved side by side."""
 
 
-for _command in (review, chunk, index, rules, search, kb, models, gitlab, github, feedback, serve, worker):
+for _command in (review, chunk, index, rules, search, kb, models, corpus, gitlab, github, feedback, serve, worker):
     cli.add_command(_command)
 index.add_command(index_code)
 

@@ -2,7 +2,8 @@
 
 The service reads its settings from `--config FILE` / `$DUALRAG_CONFIG` and `DUALRAG_*` only (a
 repository's `.dualrag.toml` is read per merge request by the worker, from its target side);
-secrets only from the environment. Redis unreachable, no webhook secret or no API token: exit 2.
+secrets only from the environment. Redis unreachable, no webhook secret or no API token, or a
+token the platform refuses or that lacks the scope to post (dualrag/service/preflight.py): exit 2.
 """
 
 from __future__ import annotations
@@ -34,6 +35,19 @@ def _require_extra() -> None:
 
 def _settings(config_file: str | None, store: str | None = None) -> Settings:
     return load_cli_settings(config_file, None, store=store, ci=True)
+
+
+def _preflight(settings: Settings, platforms: set[str], *, token_required: bool, who: str) -> None:
+    """The start-up checks (dualrag/service/preflight.py): the first error exits 2, warnings are printed."""
+    from dualrag.service.preflight import check
+
+    findings = check(settings.service, platforms, token_required=token_required)
+    for f in findings:
+        if f.level == "warning":
+            click.echo(f"{who}: warning: {f.platform}: {f.message}", err=True)
+    errors = [f for f in findings if f.level == "error"]
+    if errors:
+        raise UserError(f"{errors[0].platform}: {errors[0].message}")
 
 
 def _redis(settings: Settings):
@@ -71,6 +85,7 @@ def serve(ctx, host: str, port: int, config_file: str | None) -> None:
     if not secrets:
         raise UserError(f"no webhook secret: set {cfg.gitlab_secret_env} and/or {cfg.github_secret_env}")
     client = _redis(settings)
+    _preflight(settings, set(secrets), token_required=False, who="dualrag serve")
     click.echo(f"dualrag serve: http://{host}:{port} · webhooks for {', '.join(sorted(secrets))} · queue {cfg.queue}",
                err=True)
     uvicorn.run(create_app(settings, secrets, client), host=host, port=port, log_level="warning", access_log=False)
@@ -97,7 +112,7 @@ def status(fmt: str, dead: int, config_file: str | None) -> None:
                f"{st.workers} worker(s) alive · {st.dead_total} dead letter(s)")
     for d in st.dead:
         at = datetime.fromtimestamp(d.failed_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
-        click.echo(f"  dead {at} UTC  {d.job}: {d.reason} ({d.attempts} failed attempt(s); message {d.message_id})")
+        click.echo(f"  dead {at} UTC  {d.job}: {d.line()} ({d.attempts} failed attempt(s); message {d.message_id})")
 
 
 @click.command()
@@ -114,7 +129,11 @@ def worker(config_file: str | None, store: str | None, threads: int, burst: bool
 
     settings = _settings(config_file, store)
     cfg = settings.service
-    if not any(os.environ.get(name, "").strip() for name in (cfg.gitlab_token_env, cfg.github_token_env)):
+    tokens = {p for p, name in (("gitlab", cfg.gitlab_token_env), ("github", cfg.github_token_env))
+              if os.environ.get(name, "").strip()}
+    if not tokens:
         raise UserError(f"no API token: set {cfg.gitlab_token_env} and/or {cfg.github_token_env}")
-    finished = work(settings, _redis(settings), threads=threads, burst=burst)
+    client = _redis(settings)
+    _preflight(settings, tokens, token_required=True, who="dualrag worker")
+    finished = work(settings, client, threads=threads, burst=burst)
     click.echo(f"dualrag worker: {finished} job(s) done", err=True)

@@ -7,12 +7,10 @@ pydantic and these modules only. `Settings` gathers the sections; `load_settings
 
 from dualrag.config.chunking import ChunkingConfig
 from dualrag.config.embedding import Bm25Config, EmbeddingConfig
-from dualrag.config.feedback import FeedbackConfig
 from dualrag.config.ingest import NoiseConfig, TierConfig
 from dualrag.config.limits import LimitsConfig
 from dualrag.config.llm import LLMConfig, ModelCapability, ModelSpec
-from dualrag.config.rerank import RerankConfig
-from dualrag.config.retrieval import RetrievalConfig
+from dualrag.config.retrieval import RerankConfig, RetrievalConfig
 from dualrag.config.review import ReviewConfig
 from dualrag.config.section import Section
 from dualrag.config.service import ServiceConfig
@@ -25,7 +23,7 @@ from dualrag.config.settings import (
     load_settings,
 )
 from dualrag.config.store import StoreConfig
-from dualrag.config.vcs import VcsConfig
+from dualrag.config.vcs import FeedbackConfig, VcsConfig
 
 __all__ = [
     "CONFIG_FILE_NAME", "ENV_PREFIX", "NON_SETTING_ENV", "Bm25Config", "ChunkingConfig", "EmbeddingConfig", "FeedbackConfig",

@@ -23,7 +23,9 @@ class ChunkingConfig(Section):
     start_above_tokens: int = Field(100_000, gt=0, description="chunk only when the review estimate exceeds this")
     chunk_max_tokens: int = Field(60_000, gt=0, description="upper bound of one chunk")
     context_reserve: float = Field(0.4, ge=0, lt=1, description="share of the usable window kept for rules, code and output")
-    estimator: Literal["fast", "exact", "formula"] = "fast"
+    estimator: Literal["fast", "exact", "formula"] = Field(
+        "fast", description="token counter when packing: fast (calibrated estimate), exact (the model's tokenizer, "
+                            "offline), formula (the article's baseline)")
     estimate_margin: float = Field(0.1, ge=0, lt=0.5, description="headroom for estimator error when packing")
     overlap_lines: int = Field(3, ge=0, le=50, description="lines repeated when an oversized member is split")
     max_file_bytes: int = Field(4_000_000, gt=0, description="new-file texts above this are not read or parsed")

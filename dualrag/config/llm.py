@@ -76,10 +76,12 @@ class ModelCapability(Section):
     json_object_schema: bool = Field(
         False, description="constrains response_format json_object by its `schema` field (llama.cpp's servers): "
                            "answers follow the schema by grammar, and the schema stays out of the prompt")
-    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = Field(
+        "max_tokens", description="the request parameter that caps the answer (reasoning models: "
+                                  "max_completion_tokens)")
     temperature: bool = Field(True, description="accepts a temperature (reasoning models do not)")
-    input_price: float | None = Field(None, ge=0)
-    output_price: float | None = Field(None, ge=0)
+    input_price: float | None = Field(None, ge=0, description="USD per million prompt tokens (None = unknown)")
+    output_price: float | None = Field(None, ge=0, description="USD per million answer tokens (None = unknown)")
     cache_read_price: float | None = Field(None, ge=0, description="None = same as input")
     cache_write_price: float | None = Field(None, ge=0, description="None = same as input")
 
@@ -150,9 +152,9 @@ class EndpointConfig(Section):
 
 
 class LlamaCppConfig(Section):
-    n_ctx: int = Field(8_192, gt=0)
-    n_threads: int | None = Field(None, ge=1)
-    n_gpu_layers: int = Field(0, ge=-1)
+    n_ctx: int = Field(8_192, gt=0, description="context window of an in-process GGUF model (`llamacpp:PATH`)")
+    n_threads: int | None = Field(None, ge=1, description="CPU threads (None: llama.cpp's default)")
+    n_gpu_layers: int = Field(0, ge=-1, description="layers offloaded to a GPU (0: none, -1: all)")
 
 
 # Timeouts by where the model runs. A server on this machine (llama.cpp, Ollama, vLLM on a
@@ -186,8 +188,8 @@ class ResilienceConfig(Section):
                           "(it is still computing the first request; a copy would queue behind it)")
     min_attempt_s: float = Field(2.0, ge=0, description="do not start (or retry) an attempt with less time left")
     max_attempts: int = Field(3, ge=1, le=20, description="attempts per model before failing back")
-    backoff_base_s: float = Field(1.0, ge=0)
-    backoff_max_s: float = Field(20.0, ge=0)
+    backoff_base_s: float = Field(1.0, ge=0, description="delay before the first retry, doubled per attempt")
+    backoff_max_s: float = Field(20.0, ge=0, description="the longest delay between attempts")
     jitter: float = Field(0.25, ge=0, le=1, description="± share of each backoff delay")
     max_retry_after_s: float = Field(60.0, ge=0, description="a longer Retry-After fails back instead of waiting")
     breaker_failures: int = Field(5, ge=1, description="consecutive failures that open a model's breaker")
@@ -207,8 +209,9 @@ class LLMConfig(Section):
     model: str | None = Field(None, description="PROVIDER:MODEL; unset = offline review")
     reviewers: dict[str, str] = Field(default_factory=dict, description="reviewer name → PROVIDER:MODEL")
     fallbacks: dict[str, list[str]] = Field(default_factory=dict, description="PROVIDER:MODEL → failback chain")
-    temperature: float = Field(0.0, ge=0, le=2)
-    max_output_tokens: int = Field(4_096, gt=0)
+    temperature: float = Field(0.0, ge=0, le=2, description="sampling temperature, sent to models that take one")
+    max_output_tokens: int = Field(4_096, gt=0, description="one answer's cap (at most the model's own) and its "
+                                                            "reserve when packing context")
     anthropic_structured: Literal["tool", "text"] = Field("tool", description="forced tool call or JSON in text")
     strict_schema: bool = Field(False, description="OpenAI json_schema strict mode (needs a strict-compatible schema)")
     openai: EndpointConfig = EndpointConfig()

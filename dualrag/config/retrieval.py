@@ -1,14 +1,16 @@
-"""Typed configuration of retrieval and context assembly (section `[retrieval]`)."""
+"""Typed configuration of retrieval and context assembly (section `[retrieval]`), and of the
+cross-encoder that reranks what retrieval found (section `[rerank]`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
 
 from dualrag.config.section import Section
 
-# The bundled rules' floor, calibrated by scripts/eval/calibrate_rule_floor.py on the dev guideline with
+# The bundled rules' floor, calibrated by evaluation/retrieval/calibrate_rule_floor.py on the dev guideline with
 # the channels of its time (construct names on). With this round's channels it keeps 0.9 rules a
 # chunk of the Defects4J diffs (8 without a floor): a strict filter on our generic rules. Team
 # bases get their own floor (`rule_floors`) or none.
@@ -18,7 +20,7 @@ RULE_FLOOR = 0.117
 class RuleChannels(Section):
     """Readings of the code searched on top of the plain two (the code to the dense embedder and to
     BM25, always at full weight). Each is on by default only when it raised recall on rule books it
-    was not designed on, left out in turn (scripts/eval/rules.py; figures in the README).
+    was not designed on, left out in turn (evaluation/retrieval/rules.py; figures in docs/evaluation/rule-retrieval.md).
 
     A team knowledge base with at least 12 rules that carry counter-examples chooses its own setting
     of every key but `centred` and `model_query` on them, leave-one-out, and is read without `centred`
@@ -67,14 +69,14 @@ class RetrievalConfig(Section):
         RULE_FLOOR, ge=0,
         description="the bundled rules' floor: without a reranker, bundled rules whose retrieval relevance "
                     "(dense margin + BM25 margin / 100 over the channel's tail) is under this are left out of the "
-                    "context; 0 keeps every candidate up to max_rules (scripts/eval/calibrate_rule_floor.py). With a "
+                    "context; 0 keeps every candidate up to max_rules (evaluation/retrieval/calibrate_rule_floor.py). With a "
                     "reranker, its calibrated threshold applies instead",
     )
     channels: RuleChannels = Field(default_factory=RuleChannels)
     bundled_fill: bool = Field(True, description="with a team knowledge base indexed, the bundled rules only fill "
                                                  "the places its rules leave (False: ranked together)")
     rule_floors: dict[str, float] = Field(
-        default_factory=dict, description="relevance floor per knowledge base (scripts/eval/calibrate_rule_floor.py "
+        default_factory=dict, description="relevance floor per knowledge base (evaluation/retrieval/calibrate_rule_floor.py "
                                           "calibrates one from a base's own cases); a team base without one is "
                                           "ranked only, never floored")
     max_code: int = Field(8, ge=0, le=100, description="code items kept in a chunk's context")
@@ -87,4 +89,26 @@ class RetrievalConfig(Section):
             "invoicing": ["invoice", "billing", "payment", "发票", "付款"],
         },
         description="business domain -> keywords in paths or identifiers that mark it",
+    )
+
+
+class RerankConfig(Section):
+    """Where the local cross-encoder lives and how to run it. Nothing is downloaded at run time.
+
+    `model_dir` is a folder with `model.onnx` + `tokenizer.json` (+ `config.json`,
+    `tokenizer_config.json`, `special_tokens_map.json`), e.g. made by
+    `dualrag models export-reranker`. Without it reranking is skipped and the fused retrieval
+    score orders the candidates.
+    """
+
+    model_dir: Path | None = Field(None, description="ONNX cross-encoder folder (None = reranking skipped)")
+    int8: bool = Field(False, description="use model_int8.onnx (dynamic int8 quantisation) from the folder")
+    threads: int = Field(2, ge=1, le=256, description="ONNX Runtime intra-op threads")
+    # 8: int8 runs faster in small batches than in 16 or 32 (evaluation/rerank/throughput.py prints the sweep)
+    batch_size: int = Field(8, ge=1, le=1024, description="pairs per forward pass (pairs are batched by length)")
+    max_length: int | None = Field(
+        None, ge=16, le=8192, description="tokens per (query, candidate) pair (None = the model's, at most 512)"
+    )
+    threshold: float | None = Field(
+        None, ge=0, le=1, description="drop candidates whose score (0..1) is below this (None = keep all)"
     )

@@ -28,11 +28,12 @@ class ReviewConfig(Section):
         "plain", description="`plain`: the rule, the line, the words that break it; `fix`: and the line rewritten to "
                              "follow the rule (a rewrite that changes nothing clears it); `recheck`: `fix`, then the "
                              "check again on the fixed code, dropping what it flags again (one more call when "
-                             "something was flagged); chosen by scripts/eval/tune_rule_check.py")
+                             "something was flagged); chosen by evaluation/review/tune_rule_check.py")
     walkthrough_min_files: int = Field(
         2, ge=1, description="the model's walkthrough only for a change of at least this many files (one file: the "
                              "deterministic walkthrough says it, and the request is saved)")
     model_warnings: Literal["keep", "grounded", "suggestion"] = Field(
         "grounded", description="a model warning that cites no rule: `grounded` keeps it a warning only when it "
                                 "names code of its line and a concrete failure (else a suggestion); `keep`; "
-                                "`suggestion` (every one). Chosen on the dev bug pairs (README, Measurements)")
+                                "`suggestion` (every one). Chosen on the dev bug pairs "
+                                "(docs/evaluation/rule-checks.md)")

@@ -23,13 +23,16 @@ class RulesConfig(Section):
     mandatory: SeverityName = Field("major", description="severity of a mandatory rule (强制, MUST, required)")
     recommended: SeverityName = Field("minor", description="severity of a recommended rule (推荐, SHOULD)")
     reference: SeverityName = Field("info", description="severity of a reference rule (参考, MAY, optional)")
-    # Detectors mined from a document's own examples (indexers/rules/mining), verified before use.
+    # Detectors mined from a document's own examples (indexers/mining), verified before use.
     mine: bool = Field(True, description="mine detectors from the violating/compliant examples of indexed rules "
                                          "(`index rules --no-mine` skips it for one run)")
     mining_corpus: str | None = Field(
-        None, description="folder of clean code a mined detector must stay quiet on (at most "
-                          "`mining_max_hits_per_10k` hits per 10,000 lines); unset: that check is not run and only "
-                          "candidates of at least `mining_min_bits` bits that name an API, keyword or literal are kept")
+        None, description="clean code a mined detector must stay quiet on (at most `mining_max_hits_per_10k` hits "
+                          "per 10,000 lines): the folder of a `dualrag corpus build` (each language reads its own "
+                          "subfolder) or a plain folder of code; unset: the default build "
+                          "(`~/.cache/dualrag/corpus`) when one holds the language, else that check is not run and "
+                          "only candidates of at least `mining_min_bits` bits that name an API, keyword or literal "
+                          "are kept")
     mining_corpus_max_lines: int = Field(1_000_000, ge=1000, description="lines of the corpus read (files in "
                                                                          "path order)")
     mining_max_hits_per_10k: float = Field(1.0, ge=0, description="clean-corpus hits a mined detector may have "
@@ -43,6 +46,11 @@ class RulesConfig(Section):
                                  "(dualrag/review/rule_example.py; "
                                  "one request per rule, kept while the rule's text is unchanged; "
                                  "`--no-model-examples` for one run); search reads them like the document's own")
+    model_variants: bool = Field(False, description="with a configured model, mining has it write one more violating "
+                                 "and one compliant near-miss variant of each rule's example; the compliant one must "
+                                 "stay quiet under every step a mined detector climbs past its examples "
+                                 "(dualrag/review/rule_variants.py; one request per rule, cached in "
+                                 "~/.cache/dualrag/variants.json by the rule's text; `--model-variants` for one run)")
     disable: list[str] = Field(default_factory=list, description="rule ids (or globs, `team-rules:3.*`) whose "
                                                                  "detector never runs, mined or hand-written")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -21,24 +21,26 @@ from pydantic_settings import (
 )
 
 from dualrag.config.chunking import ChunkingConfig
-from dualrag.config.deprecated import move_deprecated
 from dualrag.config.embedding import EmbeddingConfig
-from dualrag.config.feedback import FeedbackConfig
 from dualrag.config.ingest import NoiseConfig, TierConfig
 from dualrag.config.limits import LimitsConfig
 from dualrag.config.llm import LLMConfig
-from dualrag.config.rerank import RerankConfig
-from dualrag.config.retrieval import RetrievalConfig
+from dualrag.config.retrieval import RerankConfig, RetrievalConfig
 from dualrag.config.review import ReviewConfig
 from dualrag.config.rules import RulesConfig
 from dualrag.config.service import GITHUB_SECRET_ENV, GITLAB_SECRET_ENV, ServiceConfig
 from dualrag.config.store import StoreConfig
-from dualrag.config.trust import MAX_CONFIG_BYTES, RepositoryConfig, parse_config_text
-from dualrag.config.vcs import VcsConfig
+from dualrag.config.vcs import FeedbackConfig, VcsConfig
 from dualrag.errors import ConfigError
+
+if TYPE_CHECKING:
+    from dualrag.config.trust import RepositoryConfig
 
 CONFIG_FILE_NAME = ".dualrag.toml"
 ENV_PREFIX = "DUALRAG_"
+# Keys that moved to their one home (config/deprecated.py moves them and says so on the progress
+# channel): that module is loaded only for a configuration that still uses one of them.
+MOVED_KEYS = (("chunking", "windows"), ("retrieval", "output_tokens"))
 
 
 class Settings(BaseSettings):
@@ -46,8 +48,10 @@ class Settings(BaseSettings):
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
     )
 
-    format: Literal["text", "markdown", "json"] = "text"
-    store: Path = Path(".dualrag/store")
+    format: Literal["text", "markdown", "json"] = Field(
+        "text", description="report format when --format does not name one (html, sarif and codequality only by flag)")
+    store: Path = Field(Path(".dualrag/store"), description="folder of the embedded Qdrant store (--store); "
+                                                              "unused with [qdrant] url")
     noise: NoiseConfig = NoiseConfig()
     tier: TierConfig = TierConfig()
     limits: LimitsConfig = LimitsConfig()
@@ -67,7 +71,11 @@ class Settings(BaseSettings):
     @model_validator(mode="before")
     @classmethod
     def _deprecated_keys(cls, values: Any) -> Any:
-        return move_deprecated(values)
+        if isinstance(values, dict) and any(isinstance(values.get(t), dict) and k in values[t] for t, k in MOVED_KEYS):
+            from dualrag.config.deprecated import move_deprecated
+
+            return move_deprecated(values)
+        return values
 
 
 def find_config_file(root: Path | None) -> Path | None:
@@ -186,6 +194,8 @@ def _check_env_names(settings_cls: type[BaseSettings], not_settings: Collection[
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    from dualrag.config.trust import MAX_CONFIG_BYTES, parse_config_text  # only when there is a file
+
     try:
         with path.open("rb") as fh:
             data = fh.read(MAX_CONFIG_BYTES + 1)

@@ -5,10 +5,10 @@ are closer to each other than either is to the rule it breaks, and a code query'
 are those whose prose reads most like code, whatever it does. Subtracting the mean of ordinary
 code (as the embedder reads a query) leaves what sets this code apart, and that is what a rule's
 prose speaks of: on three rule books nobody tuned for, a code query's dense recall@5 rose
-0.70 -> 0.77, 0.64 -> 0.73, 0.58 -> 0.68 (scripts/eval/centred.py; fused with the other channels,
-scripts/eval/rules.py and README "Rule retrieval").
+0.70 -> 0.77, 0.64 -> 0.73, 0.58 -> 0.68 (evaluation/retrieval/centred.py; fused with the other channels,
+evaluation/retrieval/rules.py and docs/evaluation/rule-retrieval.md).
 
-The mean is computed ahead from real library code (scripts/tools/code_centroid.py: windows of
+The mean is computed ahead from real library code (evaluation/tools/code_centroid.py: windows of
 Apache-licensed Java sources, never a rule book) and shipped per embedder and language, keyed by
 the embedder's identity like the bundled rules' vectors: another embedder, or a language with no
 mean, is simply read as it is.

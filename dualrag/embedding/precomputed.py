@@ -1,4 +1,4 @@
-"""Vectors of the bundled rules computed ahead (scripts/tools/embed_bundled_rules.py) and shipped as
+"""Vectors of the bundled rules computed ahead (evaluation/tools/embed_bundled_rules.py) and shipped as
 package data, so a fresh store takes them instead of embedding 80-odd rules on first use (the
 better part of a first review's time on 2 cores).
 

@@ -12,7 +12,15 @@ spring-yaml, spring-properties. A distribution adds a pack through the entry-poi
 `dualrag.languages` (registry.py says how); the stages ask the registry, never a language name.
 """
 
-from dualrag.languages.pack import Grammar, GrammarWords, LanguagePack, MemberParse, Specialist, SymbolReader
+from dualrag.languages.pack import (
+    Grammar,
+    GrammarRoles,
+    GrammarWords,
+    LanguagePack,
+    MemberParse,
+    Specialist,
+    SymbolReader,
+)
 from dualrag.languages.registry import (
     GROUP,
     all_specialists,
@@ -37,6 +45,7 @@ from dualrag.languages.registry import (
 __all__ = [
     "GROUP",
     "Grammar",
+    "GrammarRoles",
     "GrammarWords",
     "LanguagePack",
     "MemberParse",

@@ -57,8 +57,47 @@ class GrammarWords:
 
 
 @dataclass(frozen=True)
+class GrammarRoles:
+    """What the node types of a pack's grammar are to detectors mined from a rule's examples
+    (`indexers/mining`) and to the scoped queries they may become (`dualrag/scoped_query.py`).
+    Every field is plain data so that a pack, not the miner, names its grammar's nodes.
+
+    - `literals`: a literal's value is the example's, its kind may be the rule's;
+      `comments`, `headers` (package and import lines: every file has them) are never anchors;
+    - `declaring`: (node type, field of the name it declares; "" = its identifier children): names
+      an example made up, whose text says nothing;
+    - `typed`: (node type, where its type is, where its name is) for a declaration with a type
+      (`List<String> names`, `names: List<String>`); a place is a `/`-path of fields or node types
+      (`declarator/name`); a call on a name declared so has a receiver of that type;
+    - `receivers`: (node type, field or `#0` for the first named child) where a call's receiver sits;
+    - `places`: node types a piece of code may be said to be inside at any depth ("return in a
+      finally block", "a call in a loop");
+    - `optional`: node types a detector may do without (modifiers, annotations);
+    - `constructs`: (node type or operator, words naming it in English and Chinese): what a rule's
+      text names when it says 三目 or 强制转换;
+    - `naming`: where a name's text names an API when the example did not declare it: a field
+      (`name`, `type`) or `parent_type#i` for the i-th named child of a node without fields;
+    - `keywords`: the language's reserved words; `identifiers`: node types of names;
+      `wrappers`: (prefix, suffix) tried when a fragment does not parse alone."""
+
+    literals: frozenset[str] = frozenset()
+    comments: frozenset[str] = frozenset({"comment"})
+    headers: frozenset[str] = frozenset()
+    declaring: tuple[tuple[str, str], ...] = ()
+    typed: tuple[tuple[str, str, str], ...] = ()
+    receivers: tuple[tuple[str, str], ...] = ()
+    places: frozenset[str] = frozenset()
+    optional: frozenset[str] = frozenset()
+    constructs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    naming: frozenset[str] = frozenset({"name"})
+    keywords: frozenset[str] = frozenset()
+    identifiers: frozenset[str] = frozenset({"identifier"})
+    wrappers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class SymbolReader:
-    """How a pack feeds the code index and code context (`dualrag.parsing.code_symbols`).
+    """How a pack feeds the code index and code context (`dualrag.languages.code_symbols`).
 
     `language` is the `CodeSymbol.language` of what it reads. `read(path, text, data)` returns
     either a `dualrag.parsing.symbol_model.SourceFile` (declarations with the references of each:
@@ -100,7 +139,7 @@ class LanguagePack:
     or None) and `priority` which wins (EDI 2 over Java 1); `rules` the folder of its bundled rules
     (under `knowledge/`, or an absolute path a third-party pack ships); `reviewers` the specialist
     reviewers a change with a file of this language gets; `grammar_words` the grammar's construct
-    names for rule queries.
+    names for rule queries; `roles` what its node types are to detectors mined from examples.
 
     Presentation: `fence` the info string of its code blocks; `member_kinds` what `members`
     yields, `containers` those that hold other members (the walkthrough lists a container only
@@ -132,6 +171,7 @@ class LanguagePack:
     short_names: bool = True
     reviewers: tuple[Specialist, ...] = ()
     grammar_words: GrammarWords | None = None
+    roles: GrammarRoles | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower():

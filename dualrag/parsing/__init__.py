@@ -1,14 +1,13 @@
-"""Tree-sitter wrappers (a foundation layer): source text -> an outline of members with line ranges.
+"""Tree-sitter mechanics (a foundation below the language packs): the member and outline model,
+nesting, the symbol model the packs' readers fill, and the Java and XML walkers the Java and XML
+packs hand their parsers to. Nothing here looks a language up: `dualrag.languages.outline` gives a
+file's members through its pack.
 
-    from dualrag.parsing import outline
-    out = outline("java", text)            # or "xml"; partial=True for fragments shown by a diff
+    from dualrag.languages.outline import outline
+    out = outline("java", text)            # or "xml"; outline_fragment for fragments shown by a diff
     out.members, out.error
-
-Grammars come from the maintained wheels `tree-sitter-java` and `tree-sitter-xml`; they are
-loaded on first use, so importing this package is cheap.
 """
 
 from dualrag.parsing.model import Member, Outline
-from dualrag.parsing.outline import PARSEABLE, outline, outline_fragment
 
-__all__ = ["PARSEABLE", "Member", "Outline", "outline", "outline_fragment"]
+__all__ = ["Member", "Outline"]

@@ -1,6 +1,6 @@
-"""Bounded parsing helpers. Grammars and parsers come from the language packs' one loader
-(`dualrag.languages`): `parser("java")`, `parser("xml")`, `parser("edi-flow")` (a pack's language or
-a grammar's name), built once per grammar."""
+"""Bounded parsing helpers. The parser is handed down by the language pack that owns the grammar
+(`dualrag.languages.grammars.parser(GRAMMAR)`, or `dualrag.languages.parser("java")` by name): this
+layer never looks a language up."""
 
 from __future__ import annotations
 
@@ -8,15 +8,9 @@ from collections.abc import Iterator
 
 from tree_sitter import Node, Parser
 
-from dualrag import languages
 
-
-def parser(language: str) -> Parser:
-    return languages.parser(language)
-
-
-def parse(language: str, text: str) -> Node:
-    return parser(language).parse(text.encode("utf-8", "replace")).root_node
+def parse(parser: Parser, text: str) -> Node:
+    return parser.parse(text.encode("utf-8", "replace")).root_node
 
 
 def walk(node: Node, descend) -> Iterator[Node]:

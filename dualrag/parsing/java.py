@@ -10,9 +10,9 @@ import bisect
 import re
 from functools import lru_cache
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from dualrag.parsing._ts import end_line_of, line_of, parse, parser, text_of
+from dualrag.parsing._ts import end_line_of, line_of, parse, text_of
 from dualrag.parsing.model import Member
 from dualrag.parsing.nesting import containers, in_source_order
 
@@ -44,17 +44,17 @@ _SPACE = re.compile(r"\s+")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
-@lru_cache(maxsize=1)
-def _query() -> Query:
-    return Query(parser("java").language, _QUERY)
+@lru_cache(maxsize=2)
+def _query(language: Language) -> Query:
+    return Query(language, _QUERY)
 
 
-def java_members(text: str, *, fallback_type: str = "") -> tuple[tuple[Member, ...], list[Node], Node]:
+def java_members(text: str, parser: Parser, *, fallback_type: str = "") -> tuple[tuple[Member, ...], list[Node], Node]:
     """Members of a Java text (in source order), the member nodes that contain syntax errors,
-    and the root node. `fallback_type` names the type of code outside any type declaration
-    (a fragment cut out of a method body)."""
-    root = parse("java", text)
-    captures = QueryCursor(_query()).captures(root)
+    and the root node. `parser`: tree-sitter-java's, handed down by the Java pack. `fallback_type`
+    names the type of code outside any type declaration (a fragment cut out of a method body)."""
+    root = parse(parser, text)
+    captures = QueryCursor(_query(parser.language)).captures(root)
     # Statement starts: the children of every block-like node. `(block (_) @cut)` in the query
     # would say the same, but the query cursor then costs nesting depth squared.
     cuts = [*captures.get("cut", ()), *(c for n in captures.get("holder", ()) for c in n.named_children)]

@@ -1,6 +1,6 @@
 """What a language pack's symbol reader gives the code index: one `SourceFile` per source file, its
 declarations (`Decl`) and, per declaration, what it uses (`Ref`). Java, Kotlin and Python readers
-fill the same shape, so resolution (`dualrag.parsing.code_symbols.resolve_refs`) and code context
+fill the same shape, so resolution (`dualrag.languages.code_symbols.resolve_refs`) and code context
 (`dualrag.retrieval.code`) work across them: a Kotlin call to a Java method and a Java call to a
 Kotlin class resolve through the same imports, package and type lookups.
 

@@ -18,9 +18,9 @@ import bisect
 import re
 from functools import lru_cache
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from dualrag.parsing._ts import end_line_of, first_error_line, line_of, parse, parser, text_of
+from dualrag.parsing._ts import end_line_of, first_error_line, line_of, parse, text_of
 from dualrag.parsing.java import _CALLABLES, _TYPES, _head, _param_types
 from dualrag.parsing.nesting import containers, in_source_order
 from dualrag.parsing.symbol_model import Decl, Ref, SourceFile, _join, _type_name, config_links, type_name
@@ -65,15 +65,16 @@ _JAVA_LANG = frozenset(
 JavaFile = SourceFile
 
 
-@lru_cache(maxsize=1)
-def _query() -> Query:
-    return Query(parser("java").language, _QUERY)
+@lru_cache(maxsize=2)
+def _query(language: Language) -> Query:
+    return Query(language, _QUERY)
 
 
-def java_file(text: str) -> JavaFile:
-    """Declarations and references of one Java source text. Never raises."""
+def java_file(text: str, parser: Parser) -> JavaFile:
+    """Declarations and references of one Java source text (`parser`: tree-sitter-java's, handed
+    down by the Java pack). Never raises."""
     try:
-        root = parse("java", text)
+        root = parse(parser, text)
     except Exception as exc:  # noqa: BLE001 - a grammar problem degrades to "no symbols"
         return JavaFile(error=f"cannot parse: {exc}")
     jf = JavaFile()
@@ -94,7 +95,7 @@ def java_file(text: str) -> JavaFile:
             else:
                 imports.append(target)
     jf.imports, jf.wildcards, jf.static_wildcards = tuple(imports), tuple(wildcards), tuple(static_wild)
-    captures = QueryCursor(_query()).captures(root)
+    captures = QueryCursor(_query(parser.language)).captures(root)
     decl_nodes = sorted(captures.get("decl", ()), key=lambda n: (n.start_byte, -n.end_byte))
     owners = _owners([*decl_nodes, *captures.get("new", ()), *captures.get("scope", ())], jf.package)
     source = root.text or b""

@@ -7,9 +7,9 @@ import bisect
 import re
 from functools import lru_cache
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from dualrag.parsing._ts import end_line_of, line_of, parse, parser, text_of
+from dualrag.parsing._ts import end_line_of, line_of, parse, text_of
 from dualrag.parsing.model import Member
 
 _KEY_ATTRIBUTES = ("id", "name", "key", "ref")
@@ -37,14 +37,15 @@ def xml_shape(text: str, *, max_depth: int, max_elements: int) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def _query() -> Query:
-    return Query(parser("xml").language, "(element) @element (Comment) @element")
+@lru_cache(maxsize=2)
+def _query(language: Language) -> Query:
+    return Query(language, "(element) @element (Comment) @element")
 
 
-def xml_members(text: str) -> tuple[tuple[Member, ...], Node]:
-    root = parse("xml", text)
-    captured = QueryCursor(_query()).captures(root).get("element", [])
+def xml_members(text: str, parser: Parser) -> tuple[tuple[Member, ...], Node]:
+    """The root element's children as members (`parser`: tree-sitter-xml's, handed down by the pack)."""
+    root = parse(parser, text)
+    captured = QueryCursor(_query(parser.language)).captures(root).get("element", [])
     cut_lines = sorted({line_of(n) for n in captured})
     members = []
     top = next((c for c in root.named_children if c.type == "element"), None)

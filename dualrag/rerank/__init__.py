@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dualrag.config.rerank import RerankConfig
+from dualrag.config.retrieval import RerankConfig
 from dualrag.rerank.base import SKIPPED_REASON, BaseReranker, ModelError, NullReranker, Reranker, rank, top_k_overlap
 from dualrag.rerank.cross_encoder import OnnxCrossEncoder
 from dualrag.rerank.quantize import quantize

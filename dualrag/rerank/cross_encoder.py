@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dualrag.config.rerank import RerankConfig
+from dualrag.config.retrieval import RerankConfig
 from dualrag.rerank import calibration
 from dualrag.rerank.base import BaseReranker, ModelError
 from dualrag.rerank.folder import DEFAULT_MAX_LENGTH, ModelFolder, _first_line, load_tokenizer, open_folder

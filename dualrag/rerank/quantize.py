@@ -20,7 +20,7 @@ def quantize(src_dir: str | Path, dst_dir: str | Path | None = None, *, per_chan
 
     Weights get one scale per output channel by default: on a trained cross-encoder that halves
     the int8 logit error of one scale per tensor at no measured speed cost
-    (`scripts/bench/rerank.py`); `per_channel=False` gives the per-tensor model.
+    (`evaluation/rerank/throughput.py`); `per_channel=False` gives the per-tensor model.
 
     `dst_dir` defaults to `src_dir`; when it differs, the tokenizer and config files are copied so
     the new folder is complete (load it with `int8=True`). With `optimize`, ONNX Runtime's

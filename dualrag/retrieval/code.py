@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Protocol
 
 from dualrag.languages import code_languages, packs
-from dualrag.parsing.code_symbols import (
+from dualrag.languages.code_symbols import (
     ParsedFile,
     code_symbols,
     parse_source,

@@ -13,7 +13,7 @@ which the code channels (raw code to the embedder, code words to BM25) reach dir
 
 Constructs that appear in nearly every snippet (plain method calls, getters used, collections
 modified) are left out: naming them in every query drowns the specific ones.
-See scripts/eval/rules.py --split for the measurement.
+See evaluation/retrieval/rules.py --split for the measurement.
 """
 
 from __future__ import annotations

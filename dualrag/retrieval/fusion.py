@@ -6,7 +6,7 @@ from collections.abc import Hashable, Sequence
 
 # Cormack et al. use 60, for fusing dozens of long runs. Rule retrieval fuses three short channels
 # per knowledge base, where the first ranks are what matters: k=10 keeps them apart (60 nearly
-# flattens ranks 1-10). Measured on the split dev guideline (scripts/eval/rules.py --split):
+# flattens ranks 1-10). Measured on the split dev guideline (evaluation/retrieval/rules.py --split):
 # 10 against 30/60 gave the same half-A recall@5 and better recall on rules no one tuned for.
 RRF_K = 10
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dualrag.languages import GrammarWords, pack_for
+from dualrag.languages import GrammarWords, pack_for, parser
 from dualrag.parsing._ts import parse, walk
 
 _PLACEABLE = ("statement", "expression", "clause", "declaration", "initializer")
@@ -63,10 +63,10 @@ def _construct_names(code: str, language: str, words: GrammarWords) -> str:
 def _parsed(language: str, words: GrammarWords, code: str):
     """The snippet as written, or wrapped (in a class and a method, for Java) when that parses with
     fewer errors (rule examples are often bare statements)."""
-    root = parse(language, code)
+    root = parse(parser(language), code)
     if not root.has_error or words.wrap == "{code}":
         return root
-    wrapped = parse(language, words.wrap.format(code=code))
+    wrapped = parse(parser(language), words.wrap.format(code=code))
     return wrapped if _errors(wrapped) < _errors(root) else root
 
 

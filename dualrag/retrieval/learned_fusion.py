@@ -6,8 +6,8 @@ mostly finds the rules whose prose reads like code) counts as much as the centre
 channel gives every candidate two numbers, its reciprocal rank and its margin over the channel's
 tail (rules.Channel), and a linear model over them orders the candidates. The weights are fitted
 (`fit`: a softmax over each query's candidates, the right rule the target) on rule books with code
-examples as queries, and were chosen the way every channel was: scripts/eval/rules.py scores a
-book with weights fitted on the *other* books only. scripts/tools/train_fusion.py fits the shipped
+examples as queries, and were chosen the way every channel was: evaluation/retrieval/rules.py scores a
+book with weights fitted on the *other* books only. evaluation/tools/train_fusion.py fits the shipped
 weights on all of them; they are keyed by embedder and BM25 scheme (the margins are theirs).
 
 It orders only the channels it was fitted on (`LearnedFusion.channels`); any other channel that a

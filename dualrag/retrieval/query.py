@@ -10,7 +10,7 @@ plain ways that every knowledge base gets at full weight (rules.py):
 
 Further readings are built too and searched only where `RuleChannels` switches them on, each kept
 on by default only when it raised recall on rule books it was not designed on
-(scripts/eval/rules.py, leave one book out): the common names of the constructs the code shows
+(evaluation/retrieval/rules.py, leave one book out): the common names of the constructs the code shows
 (concepts.py), a bag of code words (called APIs, types, identifiers), the grammar's names for
 its constructs (grammar_words.py), and, with a model, a few lines of rule language the model
 wrote for the code (review/rule_query.py, handed in by the pipeline).

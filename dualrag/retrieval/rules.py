@@ -183,7 +183,7 @@ class RuleRetriever:
 
     def candidates(self, query: RuleQuery) -> tuple[dict[str, list[Channel]], dict[str, RuleUnit]]:
         """Every ranked base's channels for the query (before fusion) and the units they found:
-        what scripts/tools/train_fusion.py fits the learned fusion on."""
+        what evaluation/tools/train_fusion.py fits the learned fusion on."""
         rule_filter = _filter(query)
         units: dict[str, RuleUnit] = {}
         on = self.setting(self.kbs)

@@ -3,7 +3,7 @@
 The further channels (`RuleChannels`) ship in the setting that held on rule books nobody tuned
 for; a book whose rules carry counter-examples can say for itself which setting finds its rules.
 The self-check queries the knowledge base with each rule's first counter-example and scores
-recall@1 / @5 of that rule under every setting of the grid (the one scripts/eval/rules.py --grid
+recall@1 / @5 of that rule under every setting of the grid (the one evaluation/retrieval/rules.py --grid
 scores), then keeps the best recall@5 that loses no recall@1 against the plain two channels
 (ties: the shipped default, then fewer channels). Fewer than `MIN_CASES` such rules: no choice,
 the configured setting. The grid never reads the code centred (embedding/centroid.py): that reading
@@ -88,8 +88,9 @@ def channel_grid() -> list[tuple[str, RuleChannels]]:
     the self-check asks none)."""
     # never the centred reading: it favours rules whose text holds no code, and leaving the example out
     # of its own rule leaves that rule the only one without, so its figure would be inflated here. A
-    # base that carries examples is searched without it (its right rule holds code too: README), and
-    # so by reciprocal ranks (the learned fusion reads the centred channel: learned_fusion.py)
+    # base that carries examples is searched without it (its right rule holds code too:
+    # docs/evaluation/rule-retrieval.md), and so by reciprocal ranks (the learned fusion reads the
+    # centred channel: learned_fusion.py)
     off = dict.fromkeys(FLAGS, False) | {"relevance_weight": 0.0, "model_query": False, "centred": False,
                                          "fusion": "rrf"}
     grid = [(PLAIN, RuleChannels(**off))]
@@ -169,7 +170,8 @@ def cases_of(units: Sequence[RuleUnit]) -> list[tuple[str, str, frozenset[str]]]
     first: dict[str, tuple[str, str]] = {}
     for unit in units:
         # the document's examples only: a model's example, written from the rule's own words, finds
-        # its rule more easily than code does and chose worse settings (README, model examples)
+        # its rule more easily than code does and chose worse settings (docs/evaluation/rule-retrieval.md,
+        # model examples)
         for example in unit.bad_examples:
             if len(example.strip()) >= MIN_EXAMPLE_CHARS:
                 holders.setdefault(squash(example), set()).add(unit.point_id)

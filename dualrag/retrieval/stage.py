@@ -197,7 +197,7 @@ def chunk_queries(chunk: Chunk, changes: ChangeSet, settings: Settings,
     The unchanged lines and enclosing members are not under review: their constructs (a comment
     above, a loop around) brought rules about code nobody changed. From the added lines alone the
     rules packed per chunk of the Defects4J bug diffs fell from 2.8 to 1.9 under the floor, and half
-    the chunks got none (scripts/eval/calibrate_rule_floor.py); the dev cases have no context to lose."""
+    the chunks got none (evaluation/retrieval/calibrate_rule_floor.py); the dev cases have no context to lose."""
     language = {f.path: f.language for f in changes.files}
     added: dict[str, list[str]] = {}
     for hunk in chunk.hunks:

@@ -13,10 +13,12 @@
    (`[review] model_warnings = "grounded"`, grounding.py);
 5. detector findings are kept as they are; so are the rule checks' (placed and cited already),
    which then join the model's findings; an LLM finding on the same place with the same
-   problem as a detector finding is dropped;
+   problem as a detector finding is dropped (its rewrite of the same lines, if the detector
+   has none, goes to the detector's finding);
 6. deduplicate LLM findings (same file, lines within one, same problem = same rule id, or
    same category, or similar titles): keep the best (highest severity, then a rule id, then
-   the specialist whose category it is) and record every reviewer that raised it;
+   the specialist whose category it is), with the other's rewrite of the same lines if it
+   has none, and record every reviewer that raised it;
 7. prior findings (from the VCS stage): a finding a human settled (won't fix, acknowledged,
    resolved) on an earlier push stays listed but does not count in the decision unless it got
    worse; a disagreed suggestion is conceded (dropped);
@@ -199,6 +201,17 @@ def _rank(f: Finding) -> tuple[int, int, int]:
     return SEVERITY_RANK[f.severity], int(bool(f.rule_id)), int(authority)
 
 
+def with_fix_of(kept: Finding, dropped: Finding) -> Finding:
+    """`kept`, offering the rewrite of `dropped` (its duplicate) when it has none of its own and
+    both name the same lines: merging two findings must not lose a one-click fix (whether it
+    applies is checked after, with every other replacement)."""
+    if kept.replacement is not None or dropped.replacement is None:
+        return kept
+    if (kept.path, kept.line, kept.end_line or kept.line) != (dropped.path, dropped.line, dropped.end_line or dropped.line):
+        return kept
+    return kept.model_copy(update={"replacement": dropped.replacement})
+
+
 def _merge_reviewers(*names: str | None) -> str:
     seen: list[str] = []
     for n in names:
@@ -272,11 +285,14 @@ def coordinate(
     llm.extend(checked_findings)
 
     # drop LLM findings that repeat a detector finding
+    detected = list(detector_findings)
     kept: list[Finding] = []
     for f in llm:
-        if any(same_problem(f, d) or (d.rule_id and f.rule_id == d.rule_id and f.path == d.path
-                                      and abs(f.line - d.line) <= 1) for d in detector_findings):
+        twin = next((i for i, d in enumerate(detected) if same_problem(f, d) or (
+            d.rule_id and f.rule_id == d.rule_id and f.path == d.path and abs(f.line - d.line) <= 1)), None)
+        if twin is not None:
             dropped["duplicate_of_detector"] += 1
+            detected[twin] = with_fix_of(detected[twin], f)
             continue
         kept.append(f)
 
@@ -286,13 +302,14 @@ def coordinate(
         for i, g in enumerate(merged):
             if same_problem(f, g):
                 best, other = (f, g) if _rank(f) > _rank(g) else (g, f)
-                merged[i] = best.model_copy(update={"reviewer": _merge_reviewers(best.reviewer, other.reviewer)})
+                merged[i] = with_fix_of(best, other).model_copy(
+                    update={"reviewer": _merge_reviewers(best.reviewer, other.reviewer)})
                 dropped["duplicate"] += 1
                 break
         else:
             merged.append(f)
 
-    findings, demoted = check_suggestions([*detector_findings, *merged], changes, read_file=read_file)
+    findings, demoted = check_suggestions([*detected, *merged], changes, read_file=read_file)
     if demoted:
         notes.append("suggested replacement(s) kept as prose: "
                      + ", ".join(f"{n} {why}" for why, n in sorted(demoted.items())))

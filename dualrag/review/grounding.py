@@ -10,7 +10,7 @@ an overflow, a wrong result). Otherwise it is a suggestion: still shown, never a
 
     keep       every warning as the model wrote it
     grounded   ungrounded warnings become suggestions (the default: on the dev bug pairs the model's
-               own findings went from +0.00 to +0.03; scripts/eval/review.py prints every policy)
+               own findings went from +0.00 to +0.03; evaluation/review/bugs.py prints every policy)
     suggestion every warning without a rule becomes a suggestion
 """
 

@@ -15,7 +15,9 @@ never lowered because the code is new.
 
 `[review] rule_check_mode`: `plain` (above), `fix` (the answer also rewrites the line; a rewrite
 that changes nothing clears it: `rewrites`) or `recheck` (`fix`, then the same question on the code
-with the fixes applied, dropping what is flagged again: `with_fixes`, `recheck`). A small model that
+with the fixes applied, dropping what is flagged again: `with_fixes`, `recheck`). In both, the
+rewrite is the finding's `replacement`: a one-click suggestion and a SARIF fix once the coordinator
+has checked it applies (`suggestions.py`). A small model that
 repeats an entry until its token cap is cut short, and the entries it completed count (`salvage`).
 """
 
@@ -150,7 +152,8 @@ def verify(check: RuleCheck, answer: RuleCheckAnswer, dropped: Counter | None = 
         if check.fix and not rewrites(v.fixed, next(t for p, n, t in added if (p, n) == place)):
             dropped["rule_check_fix_changes_nothing"] += 1
             continue
-        out.setdefault((rule.rule_id, path, line), finding(rule, path, line, v.quote.strip(_QUOTES)))
+        fixed = v.fixed.strip("\n") if check.fix else None  # the model's rewrite: a one-click fix once it applies
+        out.setdefault((rule.rule_id, path, line), finding(rule, path, line, v.quote.strip(_QUOTES), fixed))
     return list(out.values())
 
 
@@ -228,7 +231,7 @@ def normalise(text: str) -> str:
     return _SPACE.sub(" ", sanitize(text or "", limit=400)).strip(_QUOTES).casefold()
 
 
-def finding(rule: ContextRule, path: str, line: int, quote: str) -> Finding:
+def finding(rule: ContextRule, path: str, line: int, quote: str, fixed: str | None = None) -> Finding:
     where = f" ({rule.source})" if rule.source else ""
     summary = rule.text.split("\n\n")[0].strip()
     if summary.startswith(rule.title):
@@ -237,4 +240,5 @@ def finding(rule: ContextRule, path: str, line: int, quote: str) -> Finding:
     if summary:
         message += f" The rule: {summary[:400]}"
     return Finding(path=path, line=line, severity=rule.severity, category="rule",  # type: ignore[arg-type]
-                   rule_id=rule.rule_id, title=rule.title[:200], message=message, source="llm", reviewer=REVIEWER)
+                   rule_id=rule.rule_id, title=rule.title[:200], message=message, replacement=fixed or None,
+                   source="llm", reviewer=REVIEWER)

@@ -100,7 +100,7 @@ def documents_with_examples(units: Sequence[RuleUnit]) -> set[str]:
     channels on them (self_check.MIN_CASES): the model writes none for their rules. On the dev
     guideline (66 rules with a 反例 of 345) the model's examples for the other rules drowned the
     signal of the document's own: its construct channel, chosen on those 66, fell from 0.903 to
-    0.645 recall@5 (README, model examples)."""
+    0.645 recall@5 (docs/evaluation/rule-retrieval.md, model examples)."""
     shown = Counter(u.source.document for u in units
                     if any(len(e.strip()) >= MIN_EXAMPLE_CHARS for e in u.bad_examples))
     return {doc for doc, n in shown.items() if n >= MIN_CASES}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from dualrag.diff.model import ChangeSet
 from dualrag.findings import Finding
-from dualrag.parsing.syntax import syntax_errors
+from dualrag.languages.syntax import syntax_errors
 
 MAX_LINES = 50  # a longer rewrite is no one-click fix
 _ELISIONS = ("...", "…")

@@ -17,6 +17,7 @@ from typing import Any
 import redis
 
 from dualrag.service.events import NoteEvent, ReviewRequest
+from dualrag.service.failures import Failure
 
 # KEYS[1] the MR's newest-head hash; ARGV: head, stamp. Returns 1 when `head` is (now) the newest.
 _RECORD_HEAD = """
@@ -29,10 +30,6 @@ end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
-
-
-class PermanentFailure(Exception):
-    """Retrying will not help (a broken repository configuration, a refused token): dead-letter now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,18 +108,18 @@ class JobKeys:
         head, stamp = self.client.hmget(self._head(job), "head", "stamp")
         return (head.decode() if head else None), (stamp.decode() if stamp else None)
 
-    def record_failure(self, job: Job, reason: str) -> None:
-        """The last failure of a job and how many attempts failed (Dramatiq's dead letter keeps
-        the message as it was queued, not why it failed)."""
+    def record_failure(self, job: Job, failure: Failure) -> None:
+        """The last failure of a job (reason, call, status, message) and how many attempts failed
+        (Dramatiq's dead letter keeps the message as it was queued, not why it failed)."""
         pipe = self.client.pipeline()
-        pipe.hset(f"{self.prefix}:failures", job.key, reason[:500])
+        pipe.hset(f"{self.prefix}:failures", job.key, failure.to_json())
         pipe.hincrby(f"{self.prefix}:failed_attempts", job.key, 1)
         pipe.execute()
 
-    def failure(self, job: Job) -> tuple[str | None, int]:
-        reason, attempts = self.client.hget(f"{self.prefix}:failures", job.key), \
+    def failure(self, job: Job) -> tuple[Failure | None, int]:
+        text, attempts = self.client.hget(f"{self.prefix}:failures", job.key), \
             self.client.hget(f"{self.prefix}:failed_attempts", job.key)
-        return (reason.decode() if reason else None), int(attempts or 0)
+        return (Failure.from_json(text.decode()) if text else None), int(attempts or 0)
 
     def superseded(self, job: Job) -> bool:
         """A newer push of the same MR was recorded after this job's head."""

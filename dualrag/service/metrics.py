@@ -4,6 +4,7 @@ machines write their counts there, so any `dualrag serve` instance reports them 
     dualrag_queue_depth, dualrag_jobs_in_flight, dualrag_dead_letters      gauges
     dualrag_jobs_total{outcome}           reviewed, superseded, command, failed, dead_lettered,
                                           and at the door: queued, duplicate, stale, ignored, rejected
+    dualrag_dead_lettered_total{reason}   jobs dead-lettered, by why (dualrag.service.failures.REASONS)
     dualrag_review_seconds                histogram of one review, queue wait excluded
     dualrag_llm_tokens_total{direction}   input / output
     dualrag_llm_cost_usd_total"""
@@ -16,6 +17,7 @@ import redis
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
+from dualrag.service.failures import REASONS
 from dualrag.service.status import queue_status
 
 BUCKETS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0)
@@ -29,6 +31,12 @@ class Stats:
 
     def outcome(self, name: str, n: int = 1) -> None:
         self.client.hincrby(self.key, f"jobs:{name}", n)
+
+    def dead_lettered(self, reason: str) -> None:
+        pipe = self.client.pipeline()
+        pipe.hincrby(self.key, "jobs:dead_lettered", 1)
+        pipe.hincrby(self.key, f"dead:{reason if reason in REASONS else 'internal'}", 1)
+        pipe.execute()
 
     def review(self, seconds: float, input_tokens: int, output_tokens: int, cost_usd: float) -> None:
         pipe = self.client.pipeline()
@@ -63,6 +71,11 @@ class ServiceCollector(Collector):
             if key.startswith("jobs:"):
                 jobs.add_metric([key[5:]], float(value))
         yield jobs
+        dead = CounterMetricFamily("dualrag_dead_lettered", "Jobs moved to the dead letters, by reason",
+                                   labels=["reason"])
+        for reason in REASONS:
+            dead.add_metric([reason], float(values.get(f"dead:{reason}", 0)))
+        yield dead
         count = int(values.get("review_count", 0))
         buckets = [(str(le), float(values.get(f"review_bucket:{le}", 0))) for le in BUCKETS] + [("+Inf", float(count))]
         yield HistogramMetricFamily("dualrag_review_seconds", "Seconds one review took, queue wait excluded",

@@ -16,7 +16,7 @@ from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications, TimeLimit
 
 from dualrag.config.service import ServiceConfig
-from dualrag.service.jobs import PermanentFailure
+from dualrag.service.failures import PermanentFailure
 from dualrag.service.status import NAMESPACE
 
 ACTOR = "dualrag_job"

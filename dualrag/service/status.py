@@ -1,7 +1,7 @@
 """What the queue holds, read from Dramatiq's Redis keys (`dualrag serve status`, `/metrics`):
 waiting, delayed (retries waiting out their backoff), in flight (fetched by a worker and not yet
 acknowledged: a killed worker's jobs stay here until its heartbeat times out), and dead letters
-with the reason each failed (the last traceback line Dramatiq's retries recorded)."""
+with why each failed (`dualrag.service.failures`: reason, platform call, HTTP status, message)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,18 @@ NAMESPACE = "dualrag"  # Dramatiq's key namespace for the service's queues
 @dataclass(frozen=True, slots=True)
 class DeadLetter:
     message_id: str
-    job: str         # the job's label (platform, repository, MR, head)
-    reason: str      # the exception's last line
-    failed_at: float  # Unix time (the dead-letter queue's score)
-    attempts: int    # failed attempts recorded
+    job: str               # the job's label (platform, repository, MR, head)
+    reason: str            # one of dualrag.service.failures.REASONS
+    message: str           # one line
+    failed_at: float       # Unix time (the dead-letter queue's score)
+    attempts: int          # failed attempts recorded
+    endpoint: str | None = None  # the platform call that failed
+    status: int | None = None    # its HTTP status
+
+    def line(self) -> str:
+        from dualrag.service.failures import Failure
+
+        return Failure(self.reason, self.message, self.endpoint, self.status).line()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +56,13 @@ def _dead_letter(client: redis.Redis, queue: str, message_id: bytes, score: floa
     except (ValueError, TypeError):
         job = None
     if job is None:
-        return DeadLetter(message_id.decode(), "?", "not a dualrag job", score / 1000, 0)
-    reason, attempts = JobKeys(client, queue).failure(job)
-    return DeadLetter(message_id.decode(), job.label(), reason or "failed (no reason recorded)", score / 1000, attempts)
+        return DeadLetter(message_id.decode(), "?", "internal", "not a dualrag job", score / 1000, 0)
+    failure, attempts = JobKeys(client, queue).failure(job)
+    if failure is None:
+        return DeadLetter(message_id.decode(), job.label(), "internal", "failed (no reason recorded)", score / 1000,
+                          attempts)
+    return DeadLetter(message_id.decode(), job.label(), failure.reason, failure.message, score / 1000, attempts,
+                      failure.endpoint, failure.status)
 
 
 def queue_status(client: redis.Redis, queue: str, *, heartbeat_s: float = 60.0, dead_limit: int = 50) -> QueueStatus:

@@ -29,7 +29,8 @@ from dualrag.config import Settings
 from dualrag.config.service import ServiceConfig
 from dualrag.errors import ConfigError
 from dualrag.llm import gate
-from dualrag.service.jobs import Job, JobKeys, PermanentFailure
+from dualrag.service.failures import PermanentFailure, classify
+from dualrag.service.jobs import Job, JobKeys
 from dualrag.service.limits import RedisSemaphore
 from dualrag.service.metrics import Stats
 from dualrag.service.replica import StoreReplica
@@ -112,9 +113,12 @@ def run_job(data: dict) -> None:
             _review(rt, job)
     except Exception as exc:
         rt.stats.outcome("failed")
-        reason = f"{type(exc).__name__}: {exc}"
-        rt.keys.record_failure(job, reason)  # `serve status` shows it beside the dead letter
-        rt.log(f"dualrag worker: {job.label()}: failed: {reason}")
+        failure = classify(exc)
+        rt.keys.record_failure(job, failure)  # `serve status` shows it beside the dead letter
+        rt.log(f"dualrag worker: {job.label()}: failed: {failure.line()}"
+               + (" (permanent: not retried)" if failure.permanent else ""))
+        if failure.permanent and not isinstance(exc, PermanentFailure):
+            raise PermanentFailure(failure.message) from exc  # retrying cannot mend it: dead-letter now
         raise
 
 
@@ -203,15 +207,11 @@ def _review_held(rt: Runtime, job: Job):
     """The review of a job whose project slot is held: None when the platform's head moved on."""
     from dualrag.feedback import FeedbackScope, repository_key
     from dualrag.pipeline import review_merge_request
-    from dualrag.vcs.http import VcsAuthError, VcsNotFound
 
     keys = rt.keys
     adapter = build_adapter(rt.cfg, job)
     try:
-        try:
-            state = adapter.load()
-        except (VcsAuthError, VcsNotFound) as exc:
-            raise PermanentFailure(str(exc)) from None
+        state = adapter.load()
         if state.head_sha and state.head_sha.lower() != job.head_sha:
             rt.stats.outcome("superseded")
             rt.log(f"dualrag worker: {job.label()}: the head is now {state.head_sha[:12]}, skipped")
@@ -277,14 +277,19 @@ def _command_held(rt: Runtime, job: Job, adapter) -> str:
 
 
 class DeadLetterCount(dramatiq.Middleware):
-    """Counts jobs moved to the dead-letter queue (`dualrag_jobs_total{outcome="dead_lettered"}`)."""
+    """Counts jobs moved to the dead-letter queue, by reason (`dualrag_dead_lettered_total{reason}`,
+    `dualrag_jobs_total{outcome="dead_lettered"}`), and says which and why in the log."""
 
-    def __init__(self, stats: Stats, log: Callable[[str], None]) -> None:
-        self.stats, self.log = stats, log
+    def __init__(self, keys: JobKeys, stats: Stats, log: Callable[[str], None]) -> None:
+        self.keys, self.stats, self.log = keys, stats, log
 
     def after_nack(self, broker, message) -> None:
-        self.stats.outcome("dead_lettered")
-        self.log(f"dualrag worker: message {message.message_id} dead-lettered")
+        args = message.args or ()
+        job = Job.from_dict(args[0]) if args and isinstance(args[0], dict) else None
+        failure = self.keys.failure(job)[0] if job is not None else None
+        self.stats.dead_lettered(failure.reason if failure else "internal")
+        what = job.label() if job is not None else f"message {message.message_id}"
+        self.log(f"dualrag worker: {what}: dead-lettered: {failure.line() if failure else 'no reason recorded'}")
 
 
 # ------------------------------------------------------------------------------ the process
@@ -308,7 +313,7 @@ def work(settings: Settings, client: redis.Redis, *, threads: int = 1, burst: bo
     if log is not None:
         runtime.log = log
     done = _Finished()
-    broker.add_middleware(DeadLetterCount(runtime.stats, runtime.log))
+    broker.add_middleware(DeadLetterCount(runtime.keys, runtime.stats, runtime.log))
     broker.add_middleware(done)
     install(runtime)
     worker = dramatiq.Worker(broker, worker_threads=threads, worker_timeout=200)

@@ -14,7 +14,7 @@ Python, a catalog (dicts keyed by name, qualified name, owner, path, called name
 built from one scroll per open store and kept in step with writes. Sparse vectors (BM25 over
 split identifiers, signature and Javadoc) serve fuzzy lookups. A dense vector is optional
 (`embedder=` on the first write fixes it in the manifest) and off by default: see
-scripts/bench/code_index.py --dense for what it costs.
+evaluation/bench/code_index.py --dense for what it costs.
 
 Writes follow the rule store (dualrag/store/qdrant.py): everything is parsed and encoded first;
 the points about to be deleted or overwritten are snapshotted; on a failed write the new points are

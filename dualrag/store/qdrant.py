@@ -98,7 +98,7 @@ def dense_text(unit: RuleUnit) -> str:
     model-written counter-example (`RuleUnit.model_examples`) right after the title.
 
     BM25 still weighs every word. Embedding whole long rules in 512-token windows cost about
-    1 s per rule on 2 cores (scripts/bench/index_rules.py) for little gain in recall."""
+    1 s per rule on 2 cores (evaluation/bench/index_rules.py) for little gain in recall."""
     text, budget = document_text(unit), DENSE_TOKENS
     if unit.model_examples:  # appended after the prose it would fall outside the window; code queries read it
         parts = (" > ".join(unit.section), unit.title, unit.model_examples[0], unit.full_text())

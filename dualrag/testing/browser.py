@@ -2,7 +2,7 @@
 `executable_path`: Playwright's own browser download is not reachable here) and record what it
 did: the time to its load event and every request it made besides the file itself.
 
-Used by the HTML report test and scripts/bench/html_report.py.
+Used by the HTML report test and evaluation/bench/html_report.py.
 """
 
 from __future__ import annotations

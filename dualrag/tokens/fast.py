@@ -15,21 +15,26 @@ class), `int.from_bytes` and one big-int shift/OR (pairs each byte's class with 
 `int.to_bytes`, `bytes.translate` again (code -> cost) and `zlib.adler32` over 256-byte slices, whose
 low half is 1 + the byte sum (exact while the slice sum stays below 65521).
 
-The result is scaled by (1 + MARGIN) and gets ADD tokens, so budgets err on the safe side. The costs
-are not vocabulary statistics: unusual words (rare identifiers repeated many times, base64, shell
-quoting) hold more tokens per byte than the bigram model expects. For small texts, where one such
-region dominates, the estimate is therefore corrected upwards by exact-tokenising a 1-in-25 sample
-of the text's lines when an exact tokenizer is installed (it is a core dependency); large texts
-skip that and stay pure bigram. Chinese comments in code are over-estimated by ~20-30% (little
-such text to calibrate on); see scripts/bench/tokens.py.
+The costs know character classes, not vocabulary: rare identifiers, hashes, Chinese product names
+or YAML keys hold more (or fewer) tokens per byte than the code they were fitted on, and a fixed
+table cannot know which. So when an exact tokenizer is installed (a core dependency) the text
+corrects its own estimate: a `Sampling.share` of its characters (at least `Sampling.minimum`), as
+short windows spread over it and cut at whitespace, is tokenised exactly; the estimate is that
+exact count plus the rest's bigram sum scaled by the sample's exact/bigram ratio (shrunk towards 1
+for small samples). A text under twice the minimum is simply counted exactly: the tokenizer costs
+microseconds there. Sampled estimates are scaled by (1 + Sampling.margin); without an exact
+tokenizer the estimate is the bigram sum scaled by (1 + MARGIN), plus ADD. Both err on the safe
+side; scripts/bench/tokens.py measures error, worst under-estimate and speed.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .base import TokenEstimator, utf8
 
@@ -37,14 +42,7 @@ UNIT = (
     1 / 64
 )  # a stored cost of k means k/64 tokens; 8-bit costs cap a bigram at ~4 tokens
 MAX_COST = 255
-# Sampled correction for small texts (see FastEstimator._correction): every 25th line of texts
-# of at least 50 lines,
-# texts estimated under 6,000 tokens, shrinkage of 100 tokens. Chosen on chunker output of
-# the dev diffs (scripts/bench/tokens.py reports the held-out half separately).
 NUMPY_ABOVE = 4096  # characters; below it numpy's per-call overhead outweighs its speed
-SAMPLE_STEP = 25
-SAMPLE_BELOW = 6000
-SAMPLE_SHRINK = 100
 SLICE = 256  # 256 * 255 < 65521, so adler32's low half is an exact byte sum per slice
 UNDER_WEIGHT = 2.0  # relative weight of under-estimated units when fitting
 RIDGE = 1e-4  # relative ridge: damps costs of bigrams seen in only a few units
@@ -116,24 +114,47 @@ def _numpy_units(text: str, costs) -> int:
     return int(np.bincount(codes, minlength=256) @ costs)
 
 
-def _line_sample(text: str) -> str:
-    """About one line in SAMPLE_STEP, spread evenly, found with str.find (no split of the text)."""
-    lines = text.count("\n") + 1
-    if lines < 2 * SAMPLE_STEP:
-        return ""
-    picks = lines // SAMPLE_STEP
-    size, out = len(text), []
-    for i in range(picks):
-        start = text.rfind("\n", 0, (i * size) // picks) + 1
-        end = text.find("\n", start)
-        out.append(text[start : end if end >= 0 else size])
+@dataclass(frozen=True)
+class Sampling:
+    """How much of a text `FastEstimator` tokenises exactly to correct its bigram estimate, and
+    the safety scale. Chosen on the language packs' diffs, scored on the shared awkward diffs
+    (`python -m scripts.bench.tokens --choose` makes the choice on each set and scores the other)."""
+
+    share: float = 1 / 20  # of the text's characters
+    minimum: int = 1200  # characters: a smaller sample is too noisy; a text under twice this is counted whole
+    window: int = 100  # characters per window: many short windows follow a mixed text best
+    shrink: int = 300  # tokens: a sample this size moves the estimate halfway to its own ratio
+    margin: float = 0.03  # a sampled estimate is scaled by 1 + margin: budgets err on the safe side
+
+
+_SPACE = re.compile(r"\s")
+_GOLDEN = 0.6180339887498949
+
+
+def _windows(text: str, size: float, window: int) -> str:
+    """About `size` characters of `text`: windows of `window` characters spread over it, starting
+    and ending at whitespace where one is near (a cut word costs extra tokens)."""
+    n, count = len(text), max(1, round(size / window))
+    out = []
+    for i in range(count):
+        # one window per stratum, at a golden-ratio offset inside it: evenly spaced windows would
+        # alias with a text's own period (generated code repeats blocks of one length)
+        start = max(0, int((i + (i * _GOLDEN + 0.5) % 1.0) * n / count) - window // 2)
+        if start:
+            space = _SPACE.search(text, start, start + window // 4)
+            start = space.start() if space else start
+        stop = min(n, start + window)
+        space = _SPACE.search(text, stop, stop + window // 4)
+        out.append(text[start : space.start() if space else stop])
     return "\n".join(out)
 
 
 class FastEstimator:
-    """Bigram-cost estimate calibrated against an exact tokenizer (o200k_base by default)."""
+    """Bigram-cost estimate calibrated against an exact tokenizer (o200k_base by default),
+    corrected by an exact sample of the text when `reference` (that tokenizer) is given."""
 
-    def __init__(self, family: str = "o200k", reference: TokenEstimator | None = None) -> None:
+    def __init__(self, family: str = "o200k", reference: TokenEstimator | None = None,
+                 sampling: Sampling = Sampling()) -> None:
         if family not in CALIBRATIONS:
             raise ValueError(
                 f"no fast calibration for {family!r}; known: {sorted(CALIBRATIONS)}"
@@ -141,17 +162,17 @@ class FastEstimator:
         costs, margin, add = CALIBRATIONS[family]
         self.name = f"fast-{family}" + ("+sampled" if reference is not None else "")
         self._table = bytes(costs)
-        self._scale = UNIT * (1.0 + margin)
+        self._margin = margin
         self._add = add
         self._reference = reference
+        self._sampling = sampling
         self._cost_array = None
 
-    def _bigram(self, text: str) -> int:
+    def _units(self, text: str) -> int:
+        """The bigram sum, in UNIT steps."""
         if len(text) < NUMPY_ABOVE:
-            units = _byte_sum(bigram_codes(text).translate(self._table))
-        else:
-            units = _numpy_units(text, self._costs())
-        return math.ceil(units * self._scale) + self._add
+            return _byte_sum(bigram_codes(text).translate(self._table))
+        return _numpy_units(text, self._costs())
 
     def _costs(self):
         if self._cost_array is None:
@@ -163,26 +184,22 @@ class FastEstimator:
     def count(self, text: str) -> int:
         if not text:
             return 0
-        estimate = self._bigram(text)
-        if self._reference is None or estimate >= SAMPLE_BELOW:
-            return estimate
-        return math.ceil(estimate * self._correction(text))
-
-    def _correction(self, text: str) -> float:
-        """Upward-only factor from exact-tokenising every SAMPLE_STEP-th line of a small text.
-
-        The bigram costs know character classes, not vocabulary: rare identifiers, shell
-        quoting or hashes hold more tokens per byte than the code they were fitted on. A
-        sample of the text's own lines measures that, and the factor is shrunk towards 1 by
-        the sample's size so a few lines cannot swing it. Large texts average out and skip this.
-        """
-        sample = _line_sample(text)
-        if not sample:
-            return 1.0
+        if self._reference is None:
+            return math.ceil(self._units(text) * UNIT * (1.0 + self._margin)) + self._add
+        s, size = self._sampling, self.sample_size(text)
+        if size is None:
+            return self._reference.count(text)
+        sample = _windows(text, size, s.window)
         exact = self._reference.count(sample)
-        ratio = exact / max(self._bigram(sample), 1)
-        weight = exact / (exact + SAMPLE_SHRINK)
-        return max(1.0, 1.0 + weight * (ratio - 1.0))
+        guess = self._units(sample) * UNIT
+        factor = 1.0 + (exact / max(guess, 1.0) - 1.0) * exact / (exact + s.shrink)
+        rest = max(self._units(text) * UNIT - guess, 0.0)  # what the sample did not count exactly
+        return math.ceil((exact + rest * factor) * (1.0 + s.margin))
+
+    def sample_size(self, text: str) -> float | None:
+        """Characters of `text` the exact tokenizer reads; None: the text is counted whole."""
+        size = max(len(text) * self._sampling.share, self._sampling.minimum)
+        return None if 2 * size >= len(text) else size
 
     def count_many(self, texts: Iterable[str]) -> list[int]:
         return [self.count(t) for t in texts]
@@ -294,9 +311,11 @@ def format_weights(weights: Sequence[float], family: str = "o200k") -> str:
 
 # --- calibrated constants -------------------------------------------------------------------------
 # Produced by `python -m scripts.bench.tokens --calibrate --write ../shared/eval/diffs
-# ../shared/eval/bugs/dev.jsonl ../shared/eval/p3c/dev.jsonl ../shared/eval/kb` (pypdf installed):
-# fitted on the calibration half of the units (content hash even) against exact o200k_base /
-# cl100k_base counts. MARGIN and ADD were then chosen by hand (mean bias about +2%, see the bench).
+# ../shared/eval/bugs/dev.jsonl ../shared/eval/p3c/dev.jsonl ../shared/eval/kb` (pypdf installed) as
+# it was at 4dda089: fitted on the content-hash-even half of the units (the calibrate mode then also
+# fitted concatenations of consecutive diff sections; today's fits the sections, rows and pages) against
+# exact o200k_base / cl100k_base counts. MARGIN and ADD (the bigram-only estimate: no exact tokenizer)
+# were then chosen by hand (mean bias about +2%). The language-pack diffs are not in the fit.
 
 # fmt: off
 O200K_COSTS = (  # row = previous byte class, column = byte class

@@ -158,9 +158,14 @@ class GitLabAdapter:
         return latest.get("created_at") if latest.get("head_commit_sha") == state.head_sha else None
 
     def diff(self) -> bytes:
-        """The merge request's diff from the API, as a git diff (for jobs without a checkout)."""
+        """The merge request's diff from the API, as a git diff (for jobs without a checkout).
+
+        A file's `diff` comes in two shapes: from its first `@@` (GitLab's default), or under its
+        own `---`/`+++` lines (`unidiff=true`, asked for here, GitLab 16.5+; and the shape the API
+        documentation's examples showed before). The `---`/`+++` lines are written only when absent:
+        twice, they make the diff unreadable."""
         parts: list[str] = []
-        for f in self.client.paginate(f"{self.mr}/diffs"):
+        for f in self.client.paginate(f"{self.mr}/diffs", unidiff="true"):
             old, new = f.get("old_path") or f.get("new_path"), f.get("new_path") or f.get("old_path")
             head = [f"diff --git a/{old} b/{new}"]
             if f.get("new_file"):
@@ -170,7 +175,7 @@ class GitLabAdapter:
             elif f.get("renamed_file"):
                 head += [f"rename from {old}", f"rename to {new}"]
             body = f.get("diff") or ""
-            if body:
+            if body and not body.startswith(("--- ", "+++ ")):
                 head.append("--- /dev/null" if f.get("new_file") else f"--- a/{old}")
                 head.append("+++ /dev/null" if f.get("deleted_file") else f"+++ b/{new}")
             parts.append("\n".join(head) + "\n" + body + ("" if not body or body.endswith("\n") else "\n"))
@@ -247,8 +252,8 @@ class GitLabAdapter:
         if approve and not state.approved:
             try:
                 self.client.post(f"{self.mr}/approve", {"sha": state.head_sha})
-            except VcsRejected as exc:  # e.g. approvals disabled, or the bot authored the MR
-                return f"approval refused: {exc}"
+            except (VcsRejected, VcsAuthError) as exc:  # GitLab answers 401 to one who may not approve this MR
+                return f"approval refused: {exc}"  # (below Developer, its author, approvals off): the review stands
             return "approved"
         if not approve and state.approved:
             self.client.post(f"{self.mr}/unapprove")

@@ -4,9 +4,14 @@ call counting, and a token that never appears in a message.
 - 401/403: VcsAuthError, one line saying which token variable and which permission to check;
 - 404: VcsNotFound (a vanished merge request, a deleted note);
 - 400/422: VcsRejected, returned to the adapter (a position outside the diff falls back);
-- 409/429/5xx and connection errors: retried with backoff (Retry-After honoured) while the
-  attempt count and the time budget last, then VcsError.
-"""
+- rate limits: 429, and GitHub's 403 that says so (`retry-after`, or `x-ratelimit-remaining: 0`
+  with `x-ratelimit-reset`, or a message naming a rate limit: rate-limits-for-the-rest-api.md):
+  retried after the time the platform names while the budget lasts, then VcsRateLimited;
+- 409/5xx and connection errors: retried with backoff while the attempt count and the time budget
+  last, then VcsError (VcsUnreachable when no answer came at all).
+
+Every error carries the call (`endpoint`: method and path) and the HTTP status, for the job log
+and the service's dead letters."""
 
 from __future__ import annotations
 
@@ -26,10 +31,11 @@ RETRY_STATUSES = frozenset({409, 429, 500, 502, 503, 504})
 class VcsError(UserError):
     """The VCS platform refused or failed; the message is one line without secrets."""
 
-    def __init__(self, message: str, status: int | None = None, body: Any = None):
+    def __init__(self, message: str, status: int | None = None, body: Any = None, endpoint: str | None = None):
         super().__init__(message)
         self.status = status
         self.body = body
+        self.endpoint = endpoint  # "POST /api/v4/projects/42/merge_requests/7/discussions"
 
 
 class VcsAuthError(VcsError):
@@ -42,6 +48,14 @@ class VcsNotFound(VcsError):
 
 class VcsRejected(VcsError):
     """400/422: the platform validated the request and said no."""
+
+
+class VcsRateLimited(VcsError):
+    """The platform's rate limit held longer than the retry budget."""
+
+
+class VcsUnreachable(VcsError):
+    """No answer at all: a wrong URL, a host down, DNS, TLS."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,24 +113,24 @@ class RestClient:
                 self.elapsed_s += time.perf_counter() - start
                 reason = self.redact(f"{type(exc).__name__}: {exc}")
                 if not self._may_retry(attempt, None):
-                    raise VcsError(f"{method} {self._where(path)} failed: {reason}") from None
+                    raise VcsUnreachable(f"{self._endpoint(method, path)} failed: {reason}",
+                                         endpoint=self._endpoint(method, path)) from None
                 continue
             self.elapsed_s += time.perf_counter() - start
             status = resp.status_code
             if status < 400 or status in allow:
                 return resp
-            if status in RETRY_STATUSES and self._may_retry(attempt, resp):
+            limited = rate_limited(resp)
+            if (limited or status in RETRY_STATUSES) and self._may_retry(attempt, resp, limited):
                 continue
-            raise self._error(method, path, resp)
+            raise self._error(method, path, resp, limited)
 
-    def _may_retry(self, attempt: int, resp: httpx.Response | None) -> bool:
+    def _may_retry(self, attempt: int, resp: httpx.Response | None, wait_s: float | None = None) -> bool:
         if attempt >= self.retry.attempts:
             return False
         delay = min(self.retry.base_delay_s * 2 ** (attempt - 1), self.retry.max_delay_s)
-        if resp is not None:
-            after = resp.headers.get("Retry-After")
-            if after and after.strip().isdigit():
-                delay = float(after)
+        if wait_s is not None:  # a rate limit: the platform said how long (no sooner)
+            delay = max(wait_s, delay)
         if self.waited_s + delay > self.retry.budget_s:
             return False
         self.waited_s += delay
@@ -126,19 +140,32 @@ class RestClient:
     def _where(self, path: str) -> str:
         return self.redact(path.split("?")[0])
 
-    def _error(self, method: str, path: str, resp: httpx.Response) -> VcsError:
+    def _endpoint(self, method: str, path: str) -> str:
+        """The call as the platform's documentation names it: method and the full path."""
+        where = self._where(path)
+        return f"{method} {where if where.startswith('http') else self.redact(self.base_path) + where}"
+
+    @property
+    def base_path(self) -> str:
+        return httpx.URL(self.base_url).path.rstrip("/")
+
+    def _error(self, method: str, path: str, resp: httpx.Response, limited: float | None = None) -> VcsError:
         status = resp.status_code
         detail = self.redact(_detail(resp))
-        where = f"{method} {self._where(path)}"
+        where = self._endpoint(method, path)
+        kw = {"endpoint": where}
+        if limited is not None:
+            return VcsRateLimited(f"{where}: HTTP {status} - rate limited, retry in {limited:.0f} s ({detail})",
+                                  status, **kw)
         if status in (401, 403):
             what = "is missing, invalid or expired" if status == 401 else "lacks the permission for this call"
             return VcsAuthError(f"{where}: HTTP {status} - the token in {self.token_hint} {what} ({detail})",
-                                status)
+                                status, **kw)
         if status == 404:
-            return VcsNotFound(f"{where}: HTTP 404 - not found ({detail})", status)
+            return VcsNotFound(f"{where}: HTTP 404 - not found ({detail})", status, **kw)
         if status in (400, 422):
-            return VcsRejected(f"{where}: HTTP {status} - {detail}", status, _json(resp))
-        return VcsError(f"{where}: HTTP {status} after retries - {detail}", status)
+            return VcsRejected(f"{where}: HTTP {status} - {detail}", status, _json(resp), **kw)
+        return VcsError(f"{where}: HTTP {status} after retries - {detail}", status, **kw)
 
     def get(self, path: str, **params: Any) -> Any:
         return _json(self.request("GET", path, params=params or None))
@@ -174,6 +201,24 @@ class RestClient:
                 raise VcsError(f"GET {self._where(path)}: more than 1000 pages")
 
 
+def rate_limited(resp: httpx.Response, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds to wait when the answer is a rate limit, else None. 429 always is one; a 403 is
+    one when it says so (GitHub: `retry-after`, `x-ratelimit-remaining: 0`, or a message naming a
+    secondary rate limit), otherwise a 403 is a permission."""
+    status, h = resp.status_code, resp.headers
+    if status not in (403, 429):
+        return None
+    after = (h.get("retry-after") or "").strip()
+    if after.isdigit():
+        return float(after)
+    reset = (h.get("x-ratelimit-reset") or h.get("ratelimit-reset") or "").strip()
+    if h.get("x-ratelimit-remaining") == "0" and reset.isdigit():
+        return max(0.0, float(reset) - now())
+    if status == 429 or "rate limit" in _detail(resp).lower():
+        return 60.0  # "otherwise, wait for at least one minute before retrying"
+    return None
+
+
 def _json(resp: httpx.Response) -> Any:
     if not resp.content:
         return None
@@ -185,6 +230,9 @@ def _json(resp: httpx.Response) -> Any:
 
 def _detail(resp: httpx.Response) -> str:
     body = _json(resp)
+    if isinstance(body, dict) and body.get("error_description"):  # OAuth style: GitLab's insufficient_scope
+        scope = f" (needs scope: {body['scope']})" if body.get("scope") else ""
+        return f"{body.get('error')}: {body['error_description']}{scope}"[:300].replace("\n", " ")
     if isinstance(body, dict):
         for key in ("message", "error", "errors", "error_description"):
             if key in body:
@@ -202,4 +250,4 @@ def _next_link(header: str) -> str | None:
 
 
 def _relative(url: str, base: str) -> str:
-    return url[len(base):] if url.startswith(base) else url
+    return url.removeprefix(base)

@@ -2,7 +2,7 @@
 
 Walks the files git tracks at a commit (so `.gitignore` holds), drops what the diff noise filter
 drops (vendored, generated, lock files; generated markers in the first lines), skips symlinks and
-submodules, parses the files a language pack reads (dualrag.parsing.code_symbols: Java, Kotlin,
+submodules, parses the files a language pack reads (dualrag.languages.code_symbols: Java, Kotlin,
 Python, EDI, MyBatis mappers among the `.xml` files, Spring configuration) and writes one point per
 symbol. Incremental by git blob hash: a file whose blob is stored already is not read, a file
 that vanished (or became noise) has its symbols removed. Nothing is written before every changed
@@ -19,7 +19,7 @@ from pathlib import Path
 from dualrag.config import NoiseConfig
 from dualrag.embedding.base import Embedder
 from dualrag.embedding.sparse import Bm25Encoder
-from dualrag.parsing.code_symbols import (
+from dualrag.languages.code_symbols import (
     READERS_VERSION,
     ParsedFile,
     code_symbols,

@@ -19,11 +19,11 @@ from dualrag.config import LimitsConfig
 from dualrag.errors import UserError
 from dualrag.rulebook import is_rule_set, load_rule_file
 from dualrag.units import RuleUnit, document_key
+from indexers.mining import MiningOptions, MiningReport, mine_book
 from indexers.readers import SUPPORTED_SUFFIXES, DocumentError, PageCallback, read_document
 from indexers.readers.caps import check_size, time_budget
 
 from .ids import dedupe_ids
-from .mining import MiningOptions, MiningReport, mine_book
 from .report import DocumentReport
 from .segmenter import estimate_tokens, segment_documents, segment_with_reports
 

@@ -1,2 +1,1 @@
-"""Benchmarks: speed, memory, token counts and call counts, each printing its figures
-(`.venv/bin/python -m scripts.bench.<name> --help`)."""
+"""The token-estimator bench, waiting to move to `evaluation/bench/` (it imports `evaluation.ROOT`)."""

@@ -1,445 +1,307 @@
 #!/usr/bin/env python3
-"""Benchmark (and calibrate) the token estimators against exact o200k_base counts.
+"""The token estimators against the exact counter on real diffs: error, worst under-estimate, budget
+overflows and speed, with the estimator of c7e994f beside the shipped one.
 
-    .venv/bin/python -m scripts.bench.tokens ../shared/eval/diffs ../shared/eval/bugs/dev.jsonl \
-        ../shared/eval/p3c/dev.jsonl
-    .venv/bin/python -m scripts.bench.tokens --calibrate ../shared/eval/diffs ... ../shared/eval/kb
+    .venv/bin/python -m scripts.bench.tokens [--shared ../shared/eval/diffs] [--packs .dualrag/pack-diffs]
+    .venv/bin/python -m scripts.bench.tokens --choose      # the sampling constants, chosen on each set
+    .venv/bin/python -m scripts.bench.tokens --calibrate [--write] INPUTS...   # refit the bigram costs
 
-Inputs: directories (their *.diff/*.patch files, *.jsonl, and *.pdf if pypdf is installed), or those
-files directly. Units: each diff is split into per-file sections at `diff --git` lines; each .jsonl row
-gives its `diff` (one unit) or `code` field; each PDF page is a unit; plus synthetic units made by
-concatenating consecutive diff sections up to ~8k and ~60k exact tokens. Those units are for
-calibration and diagnosis; the floors (MAPE <= 4%, worst under-estimate <= 10%, >= 10x exact speed)
-are checked per chunk: the diff inputs are ingested and chunked by dualrag's own chunker at
-budgets of 2k, 8k and 60k tokens, and every distinct chunk text is compared with its exact count.
-Identical units are counted once. The formula estimator is measured WITHOUT its 63-token request
-overhead (`count_content`), since units are chunks, not requests.
+Two sets of diffs: `shared`, the awkward diffs of ../shared/eval/diffs (Java mostly, also C, Python,
+XML; renames, binaries, CRLF, GB18030, >1 MB), and `packs`, real diffs per language pack written by
+`scripts.bench.pack_diffs` (Kotlin, Python, SQL, MyBatis, Spring, XML, EDI). Units of a set: each whole
+diff, each per-file section of it, and each chunk the chunker makes of it at budgets of 2k, 8k and 60k
+tokens. Columns: the exact o200k count is the reference; `fast` as shipped; `fast@c7e994f`, the
+estimator the issue measured (read from git); `formula`, the article's baseline (without its 63-token
+request overhead). Floors, per set and unit kind: MAPE <= 4%, worst under-estimate <= 10%; and per
+chunk: the chunker's margin covers the worst under-estimate of the chunks' own estimates, and no
+chunk's exact count passes its budget.
 
---calibrate refits the fast estimator's costs on the "calibration half" (units whose content hash
-is even) and prints them (--write also puts them into dualrag/tokens/fast.py); the benchmark reports
-error on all units and on the held-out half separately so overfitting shows.
+--choose picks `dualrag.tokens.fast.Sampling` on one set and scores it on the other, both ways: among
+the grid below, the settings with the lowest worst MAPE whose worst under-estimate stays within half
+the chunker's margin on every unit kind, else those with the lowest worst under-estimate (margins are
+applied to the unscaled sampled estimates, within a token of the estimator's own rounding). The
+shipped settings are the choice on `packs`.
+
+--calibrate refits the bigram cost tables on the content-hash-even half of the per-file sections of
+INPUTS (diffs, .jsonl rows' `diff`/`code`, PDF pages with pypdf) against exact o200k_base and
+cl100k_base; --write puts them into dualrag/tokens/fast.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
+import math
 import re
 import statistics
+import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scripts import ROOT
+from evaluation import ROOT, SHARED
 
-SYNTHETIC_SIZES = (8_000, 60_000)  # exact-token targets for concatenated units
-SPEED_RUNS = 5
+BASELINE = "c7e994f"  # the estimator issue 43 measured
+BUDGETS = (2_000, 8_000, 60_000)
+KINDS = ("diff", "file", "chunk")
+MAPE_FLOOR, UNDER_FLOOR = 4.0, 10.0
+GRID = {"share": (1 / 20, 1 / 10), "minimum": (600, 1200), "window": (60, 100), "shrink": (100, 300)}
+MARGINS = (0.0, 0.01, 0.02, 0.03)
 
 
 @dataclass
 class Unit:
-    kind: str  # diff-file, bug-diff, p3c-code, pdf-page, concat-8k, concat-60k
-    source: str
+    kind: str  # diff | file | chunk
+    family: str  # the pack, or "shared"
     text: str
     exact: int = 0
-
-    @property
-    def heldout(self) -> bool:
-        """The half NOT used for calibration (stable: depends only on the content)."""
-        return hashlib.sha256(self.text.encode("utf-8", "replace")).digest()[0] % 2 == 1
-
-
-def decode_bytes(raw: bytes) -> str:
-    """As dualrag decodes a diff file: UTF-8, then GB18030, then Latin-1; line endings kept."""
-    from dualrag.source.encoding import decode
-
-    return decode(raw)[0]
-
-
-def split_diff(text: str) -> list[str]:
-    """Per-file sections of a unified diff: a new section at each `diff --git` line."""
-    sections: list[str] = []
-    start = 0
-    pos = 0 if text.startswith("diff --git ") else text.find("\ndiff --git ")
-    while pos != -1:
-        cut = pos if pos == 0 else pos + 1
-        if cut > start:
-            sections.append(text[start:cut])
-        start = cut
-        pos = text.find("\ndiff --git ", cut + 1)
-    sections.append(text[start:])
-    return [s for s in sections if s.strip()]
-
-
-def _pdf_pages(path: Path) -> list[str]:
-    try:
-        from pypdf import PdfReader
-    except ImportError:
-        print(f"skipping {path}: pypdf not installed", file=sys.stderr)
-        return []
-    return [
-        t
-        for page in PdfReader(str(path)).pages
-        if (t := page.extract_text() or "").strip()
-    ]
-
-
-def load_units(inputs: Iterable[str]) -> list[Unit]:
-    files: list[Path] = []
-    for item in inputs:
-        p = Path(item)
-        if p.is_dir():
-            files.extend(
-                sorted(
-                    f
-                    for f in p.iterdir()
-                    if f.suffix in {".diff", ".patch", ".jsonl", ".pdf"}
-                )
-            )
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise SystemExit(f"no such file or directory: {item}")
-    units: list[Unit] = []
-    for f in files:
-        if f.suffix == ".jsonl":
-            for line in f.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    if row.get("diff"):
-                        units.append(Unit("bug-diff", f.name, row["diff"]))
-                    elif row.get("code"):
-                        units.append(Unit("p3c-code", f.name, row["code"]))
-        elif f.suffix == ".pdf":
-            units.extend(Unit("pdf-page", f.name, t) for t in _pdf_pages(f))
-        else:
-            units.extend(
-                Unit("diff-file", f.name, s)
-                for s in split_diff(decode_bytes(f.read_bytes()))
-            )
-    seen: set[str] = set()
-    unique = []
-    for u in units:
-        if u.text not in seen:
-            seen.add(u.text)
-            unique.append(u)
-    return unique
-
-
-def add_synthetic(units: list[Unit]) -> list[Unit]:
-    """Concatenate consecutive diff-file sections up to each target size (needs .exact set)."""
-    out: list[Unit] = []
-    sections = [u for u in units if u.kind == "diff-file"]
-    for target in SYNTHETIC_SIZES:
-        buf: list[Unit] = []
-        total = 0
-        for u in sections:
-            if buf and total + u.exact > target:
-                out.append(
-                    Unit(
-                        f"concat-{target // 1000}k",
-                        buf[0].source,
-                        "".join(x.text for x in buf),
-                        total,
-                    )
-                )
-                buf, total = [], 0
-            buf.append(u)
-            total += u.exact
-        if buf and total >= target // 2:
-            out.append(
-                Unit(
-                    f"concat-{target // 1000}k",
-                    buf[0].source,
-                    "".join(x.text for x in buf),
-                    total,
-                )
-            )
-    return out
+    estimate: int | None = None  # chunks: the chunker's own estimate
+    limit: int = 0  # chunks: the budget the chunk was made for
+    margin: float = 0.0  # chunks: the chunker's margin
 
 
 @dataclass
-class ErrorStats:
+class Errors:
     n: int
     mape: float
-    worst_under: float  # most negative % error, reported as a positive number
-    worst_over: float
-    mean_signed: float
+    under: float  # worst under-estimate, % of the exact count
+    over: float
+    bias: float
+
+    @classmethod
+    def of(cls, estimates: Sequence[int], exact: Sequence[int]) -> Errors:
+        errs = [100.0 * (e - x) / x for e, x in zip(estimates, exact) if x > 0]
+        return cls(len(errs), statistics.fmean(map(abs, errs)), max(0.0, -min(errs)), max(0.0, max(errs)),
+                   statistics.fmean(errs))
 
 
-CHUNK_BUDGETS = (2_000, 8_000, 60_000)
+def decode(raw: bytes) -> str:
+    from dualrag.source.encoding import decode as dualrag_decode
+
+    return dualrag_decode(raw)[0]
 
 
-def chunk_units(inputs: Iterable[str]) -> list[Unit]:
-    """The texts the chunker actually produces from the diff inputs, at several budgets.
+def split_diff(text: str) -> list[str]:
+    """Per-file sections of a unified diff, cut before each `diff --git` line."""
+    return [s for s in re.split(r"(?m)^(?=diff --git )", text) if s.strip()]
 
-    The issue's floors are per chunk: this is what a prompt budget is checked against.
-    """
+
+def diff_files(root: Path) -> list[tuple[str, str, bytes]]:
+    """(family, file name, bytes) of every .diff/.patch under `root`; a subfolder's name is the family."""
+    return [(f.parent.name if f.parent != root else "shared", f.name, f.read_bytes())
+            for f in sorted(root.rglob("*")) if f.suffix in (".diff", ".patch")]
+
+
+def set_units(diffs: Iterable[tuple[str, str, bytes]], estimator) -> list[Unit]:
+    """Whole diffs, per-file sections and the chunker's chunks (made with `estimator`), once each."""
     from dualrag.chunking import chunk_changes
     from dualrag.config import load_settings
     from dualrag.diff import ingest
     from dualrag.errors import UserError
-    from dualrag.tokens import get_estimator
 
-    settings, estimator = load_settings(None), get_estimator("fast")
-    diffs: list[tuple[str, bytes]] = []
-    for item in inputs:
-        path = Path(item)
-        files = sorted(path.iterdir()) if path.is_dir() else [path]
-        for f in files:
-            if f.suffix in (".diff", ".patch"):
-                diffs.append((f.name, f.read_bytes()))
-            elif f.suffix == ".jsonl":
-                for line in f.read_text(encoding="utf-8").splitlines():
-                    row = json.loads(line)
-                    if "diff" in row:
-                        diffs.append((row.get("id", f.name), row["diff"].encode("utf-8")))
-    seen: set[str] = set()
-    out: list[Unit] = []
-    for name, data in diffs:
+    settings = load_settings(None)
+    units, seen = [], set()
+    for family, _, raw in diffs:
+        text = decode(raw)
+        units += [Unit("diff", family, text)] + [Unit("file", family, s) for s in split_diff(text)]
         try:
-            changes = ingest(data, settings)
+            changes = ingest(raw, settings)
         except UserError:
             continue
-        for budget in CHUNK_BUDGETS:
+        for budget in BUDGETS:
             plan = chunk_changes(changes, estimator=estimator, config=settings.chunking, budget=budget)
-            for chunk in plan.chunks:
-                if chunk.text and chunk.text not in seen:
-                    seen.add(chunk.text)
-                    out.append(Unit(f"chunk-{budget // 1000}k", name, chunk.text))
+            units += [Unit("chunk", family, c.text, estimate=c.estimated_tokens, limit=plan.limit,
+                           margin=plan.budget.margin) for c in plan.chunks if c.text]
+    out = []
+    for u in units:
+        if (u.kind, u.text) not in seen:
+            seen.add((u.kind, u.text))
+            out.append(u)
     return out
 
 
-def error_stats(estimates: Sequence[int], exact: Sequence[int]) -> ErrorStats:
-    errs = [100.0 * (e - x) / x for e, x in zip(estimates, exact) if x > 0]
-    return ErrorStats(
-        n=len(errs),
-        mape=statistics.fmean(abs(e) for e in errs),
-        worst_under=max(0.0, -min(errs)),
-        worst_over=max(0.0, max(errs)),
-        mean_signed=statistics.fmean(errs),
-    )
+def estimator_at(commit: str, reference):
+    """`FastEstimator` of dualrag/tokens/fast.py at `commit` (git show), sampling with `reference`."""
+    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:dualrag/tokens/fast.py"],
+                         capture_output=True, text=True, check=True).stdout
+    module = types.ModuleType(f"dualrag.tokens.fast_{commit}")
+    module.__package__ = "dualrag.tokens"  # its `from .base import ...` resolves against today's base
+    sys.modules[module.__name__] = module
+    exec(compile(src, f"{commit}:dualrag/tokens/fast.py", "exec"), module.__dict__)  # noqa: S102 - our own history
+    return module.FastEstimator("o200k", reference=reference)
 
 
-def median_speed(
-    count: Callable[[str], int], texts: Sequence[str], runs: int = SPEED_RUNS
-) -> float:
-    """MB/s of calling `count` on every text, median of `runs` passes in this process."""
+def speed(count: Callable[[str], int], texts: Sequence[str], runs: int) -> float:
+    """MB/s of `count` over `texts`, median of `runs` passes."""
     nbytes = sum(len(t.encode("utf-8", "replace")) for t in texts)
     times = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        start = time.perf_counter()
         for t in texts:
             count(t)
-        times.append(time.perf_counter() - t0)
+        times.append(time.perf_counter() - start)
     return nbytes / statistics.median(times) / 1e6
 
 
-def calibrate(units: list[Unit], reference: str) -> str:
-    """Fit the fast estimator's costs on the calibration half; returns the constants' source."""
+def table(name: str, units: Sequence[Unit], estimates: Sequence[int]) -> dict[str, Errors]:
+    by_kind = {}
+    for kind in KINDS:
+        idx = [i for i, u in enumerate(units) if u.kind == kind]
+        if idx:
+            by_kind[kind] = s = Errors.of([estimates[i] for i in idx], [units[i].exact for i in idx])
+            print(f"  {name:13s} {kind:6s} {s.n:5d} {s.mape:7.2f} {s.under:7.2f} {s.over:7.2f} {s.bias:+7.2f}")
+    return by_kind
+
+
+def bench(sets: dict[str, list[Unit]], estimators: dict[str, Callable[[str], int]], exact, runs: int) -> bool:
+    ok = True
+    for name, units in sets.items():
+        print(f"\n{name}: {sum(u.kind == 'diff' for u in units)} diffs, {sum(u.kind == 'file' for u in units)} "
+              f"file sections, {sum(u.kind == 'chunk' for u in units)} chunks; error % of the exact o200k count")
+        print(f"  {'estimator':13s} {'unit':6s} {'n':>5s} {'MAPE':>7s} {'under':>7s} {'over':>7s} {'bias':>7s}")
+        fast = {}
+        for label, count in estimators.items():
+            errors = table(label, units, [count(u.text) for u in units])
+            fast = errors if label == "fast" else fast
+        chunks = [u for u in units if u.kind == "chunk"]
+        own = Errors.of([u.estimate for u in chunks], [u.exact for u in chunks])
+        margin = min(u.margin for u in chunks)
+        overflow = sum(u.exact > u.limit for u in chunks)
+        print(f"  chunker: its own chunk estimates under by at most {own.under:.2f}% (margin {100 * margin:.0f}%); "
+              f"{overflow} of {len(chunks)} chunks above their budget in exact tokens")
+        for kind, s in fast.items():
+            good = s.mape <= MAPE_FLOOR and s.under <= UNDER_FLOOR
+            ok &= good
+            print(f"  fast {kind:6s} MAPE {s.mape:.2f}% (<= {MAPE_FLOOR:g}) worst under {s.under:.2f}% "
+                  f"(<= {UNDER_FLOOR:g}): {'PASS' if good else 'FAIL'}")
+        good = own.under <= 100 * margin and overflow == 0
+        ok &= good
+        print(f"  budget: margin {100 * margin:.0f}% >= worst under {own.under:.2f}%, 0 overflows: "
+              f"{'PASS' if good else 'FAIL'}")
+    for kind in ("diff", "chunk"):
+        texts = [u.text for units in sets.values() for u in units if u.kind == kind]
+        mbps = {"exact": speed(exact.count, texts, runs)}
+        mbps.update({k: speed(v, texts, runs) for k, v in estimators.items() if k != "formula"})
+        print(f"\nspeed on {len(texts)} {kind}s, {sum(map(len, texts)) / 1e6:.1f} M chars (median of {runs} runs): "
+              + ", ".join(f"{k} {v:.1f} MB/s ({v / mbps['exact']:.1f}x)" for k, v in mbps.items()))
+    return ok
+
+
+# ------------------------------------------------------------------------------------------ choosing
+
+
+def worst(units: Sequence[Unit], estimates: Sequence[int]) -> tuple[float, float]:
+    """(highest MAPE, highest worst under-estimate) over the unit kinds."""
+    stats = [Errors.of([e for e, u in zip(estimates, units) if u.kind == k], [u.exact for u in units if u.kind == k])
+             for k in KINDS if any(u.kind == k for u in units)]
+    return max(s.mape for s in stats), max(s.under for s in stats)
+
+
+def choose(sets: dict[str, list[Unit]], reference) -> None:
+    from dualrag.config import ChunkingConfig
+    from dualrag.tokens.fast import FastEstimator, Sampling
+
+    cap = 100 * ChunkingConfig().estimate_margin / 2
+    grid = [Sampling(*values, margin=0.0) for values in itertools.product(*GRID.values())]
+    raw = {}  # per set and settings: (estimate without margin, whether the text was sampled) per unit
+    for name, units in sets.items():
+        for s in grid:
+            fast = FastEstimator("o200k", reference, s)
+            raw[name, s] = [(fast.count(u.text), fast.sample_size(u.text) is not None) for u in units]
+
+    def scored(name: str, s, margin: float) -> tuple[float, float]:
+        return worst(sets[name], [math.ceil(e * (1 + margin)) if sampled else e for e, sampled in raw[name, s]])
+
+    for on, other in itertools.permutations(sets, 2):
+        options = [(scored(on, s, m), s, m) for s in grid for m in MARGINS]
+        within = [o for o in options if o[0][1] <= cap]
+        (mape, under), s, m = min(within, key=lambda o: o[0][0]) if within else min(options, key=lambda o: o[0][1])
+        o_mape, o_under = scored(other, s, m)
+        print(f"chosen on {on}: {replace(s, margin=m)}\n  on {on}: worst MAPE {mape:.2f}%, worst under {under:.2f}%"
+              f" (cap {cap:g}%)\n  on {other} (held out): worst MAPE {o_mape:.2f}%, worst under {o_under:.2f}%")
+
+
+# ------------------------------------------------------------------------------------------ calibration
+
+
+def calibration_texts(inputs: Iterable[str]) -> list[str]:
+    texts: list[str] = []
+    for item in inputs:
+        path = Path(item)
+        for f in sorted(path.iterdir()) if path.is_dir() else [path]:
+            if f.suffix in (".diff", ".patch"):
+                texts += split_diff(decode(f.read_bytes()))
+            elif f.suffix == ".jsonl":
+                rows = [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+                texts += [r.get("diff") or r.get("code") or "" for r in rows]
+            elif f.suffix == ".pdf":
+                from pypdf import PdfReader
+
+                texts += [page.extract_text() or "" for page in PdfReader(str(f)).pages]
+    return [t for t in dict.fromkeys(texts) if t.strip()]
+
+
+def calibrate(inputs: Sequence[str], write: bool) -> None:
+    from dualrag.tokens import get_estimator
     from dualrag.tokens.fast import fit_weights, format_weights
 
-    train = [u for u in units if not u.heldout]
-    weights = fit_weights([u.text for u in train], [u.exact for u in train])
-    print(f"# fitted on {len(train)} units (calibration half) against {reference}")
-    block = format_weights(weights, reference.removeprefix("exact-"))
-    print(block)
-    return block
-
-
-def write_constants(blocks: list[str]) -> None:
-    """Replace the cost tables in dualrag/tokens/fast.py with freshly fitted ones."""
-    path = ROOT / "dualrag" / "tokens" / "fast.py"
-    src = path.read_text(encoding="utf-8")
-    for block in blocks:
-        name = block.split("\n")[1].split(" = ")[0]  # e.g. O200K_COSTS
-        pattern = re.compile(rf"# fmt: off\n{name} = \(.*?\n\)\n# fmt: on", re.S)
-        src, n = pattern.subn(lambda _m: block, src, count=1)
-        if n != 1:
-            raise SystemExit(f"{name} table not found in {path}")
-    path.write_text(src, encoding="utf-8")
-    print(f"wrote {len(blocks)} tables into {path}")
-
-
-def class_mix(text: str) -> str:
-    """Share of UTF-8 bytes per fast-estimator byte class (classes above 2% only)."""
-    from collections import Counter
-
-    from dualrag.tokens.base import utf8
-    from dualrag.tokens.fast import CLASS_NAMES, CLASS_TABLE
-
-    data = utf8(text)
-    counts = Counter(data.translate(CLASS_TABLE))
-    shares = sorted(((n / len(data), CLASS_NAMES[c]) for c, n in counts.items()), reverse=True)
-    return " ".join(f"{name} {100 * share:.0f}%" for share, name in shares if share >= 0.02)
-
-
-def print_worst(units: Sequence[Unit], errors: Sequence[float], n: int) -> None:
-    """The n most under-estimated units: error, size, class mix, excerpt, and o200k token pieces."""
-    from dualrag.tokens.exact import load_tiktoken_encoding
-
-    enc = load_tiktoken_encoding("o200k_base")
-    print(f"\nfast: {n} worst under-estimates (error%, kind, source, exact tokens, bytes)")
-    for err, u in sorted(zip(errors, units), key=lambda p: p[0])[:n]:
-        nbytes = len(u.text.encode("utf-8", "replace"))
-        print(f"{err:+6.1f}% {u.kind} {u.source} exact={u.exact} bytes={nbytes} held-out={u.heldout}")
-        print(f"    mix: {class_mix(u.text)}")
-        print(f"    text: {u.text[:120]!r}")
-        ids = enc.encode_ordinary(u.text[:400])[:60]
-        pieces = "|".join(enc.decode_single_token_bytes(i).decode("utf-8", "replace") for i in ids)
-        print(f"    bpe:  {pieces!r}")
+    half = [t for t in calibration_texts(inputs) if hashlib.sha256(t.encode("utf-8", "replace")).digest()[0] % 2 == 0]
+    blocks = []
+    for model, family in (("gpt-4o", "o200k"), ("gpt-4", "cl100k")):
+        exact = get_estimator("exact", model=model)
+        print(f"# fitted on {len(half)} texts (content hash even) against exact {family}")
+        blocks.append(format_weights(fit_weights(half, exact.count_many(half)), family))
+        print(blocks[-1])
+    if write:
+        path = ROOT / "dualrag" / "tokens" / "fast.py"
+        src = path.read_text(encoding="utf-8")
+        for block in blocks:
+            name = block.split("\n")[1].split(" = ")[0]
+            src = re.sub(rf"# fmt: off\n{name} = \(.*?\n\)\n# fmt: on", lambda _m, b=block: b, src, count=1, flags=re.DOTALL)
+        path.write_text(src, encoding="utf-8")
+        print(f"wrote {len(blocks)} tables into {path}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "inputs", nargs="+", help="directories or .diff/.patch/.jsonl/.pdf files"
-    )
-    ap.add_argument(
-        "--calibrate",
-        action="store_true",
-        help="refit the fast estimator and print its constants",
-    )
-    ap.add_argument(
-        "--write",
-        action="store_true",
-        help="with --calibrate: write the constants into dualrag/tokens/fast.py",
-    )
-    ap.add_argument(
-        "--runs", type=int, default=SPEED_RUNS, help="speed passes (median is reported)"
-    )
-    ap.add_argument(
-        "--worst",
-        type=int,
-        default=0,
-        metavar="N",
-        help="print the N units fast under-estimates most (excerpt, class mix, BPE pieces)",
-    )
+    ap.add_argument("inputs", nargs="*", help="--calibrate: diffs, .jsonl or .pdf files and folders")
+    ap.add_argument("--shared", type=Path, default=SHARED / "eval" / "diffs")
+    ap.add_argument("--packs", type=Path, default=ROOT / ".dualrag" / "pack-diffs",
+                    help="written by python -m scripts.bench.pack_diffs")
+    ap.add_argument("--runs", type=int, default=3, help="speed passes (the median is reported)")
+    ap.add_argument("--choose", action="store_true")
+    ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--write", action="store_true")
     args = ap.parse_args(argv)
-
-    from dualrag.tokens import TokenizerUnavailable, get_estimator
-
-    base = load_units(args.inputs)
-    refs = {}
-    for model in ("gpt-4o", "gpt-4"):  # o200k_base, cl100k_base
-        try:
-            est = get_estimator("exact", model=model)
-            refs[est.name] = est
-        except TokenizerUnavailable as exc:
-            print(f"{model}: {exc}", file=sys.stderr)
-    if "exact-o200k" not in refs:
-        print("exact o200k_base is required as the reference", file=sys.stderr)
-        return 0
-    exact = refs["exact-o200k"]
-    for u in base:
-        u.exact = exact.count(u.text)
-    units = [u for u in base + add_synthetic(base) if u.exact > 0]
-
     if args.calibrate:
-        blocks = [calibrate(units, "exact-o200k")]
-        if "exact-cl100k" in refs:
-            cl = refs["exact-cl100k"]
-            cl_units = [Unit(u.kind, u.source, u.text, cl.count(u.text)) for u in units]
-            blocks.append(calibrate(cl_units, "exact-cl100k"))
-        if args.write:
-            write_constants(blocks)
+        calibrate(args.inputs, args.write)
         return 0
+    if args.inputs:
+        ap.error("INPUTS are for --calibrate; the benchmark's sets are --shared and --packs")
 
-    corpus = [
-        u.text for u in base
-    ]  # speed corpus: every unit once, no synthetic duplicates
-    mb = sum(len(t.encode("utf-8", "replace")) for t in corpus) / 1e6
-    print(
-        f"{len(base)} units + {len(units) - len(base)} synthetic, {mb:.2f} MB; errors vs exact-o200k"
-    )
+    from dualrag.tokens import get_estimator
 
-    fast = get_estimator("fast")
-    formula = get_estimator("formula")
-    candidates: dict[str, Callable[[str], int]] = {
-        "fast": fast.count,
-        "formula": formula.count_content,
-    }
-    candidates.update({n: r.count for n, r in refs.items() if r is not exact})
-    if "exact-cl100k" in refs:
-        fast_cl = get_estimator("fast", model="gpt-4")
-        candidates["fast(cl100k)"] = fast_cl.count
-
-    kinds = sorted({u.kind for u in units})
-    header = f"{'estimator':14s} {'subset':12s} {'n':>5s} {'MAPE%':>7s} {'under%':>7s} {'over%':>7s} {'bias%':>7s}"
-    print(header)
-    print("-" * len(header))
-    summary: dict[str, ErrorStats] = {}
-    for name, count in candidates.items():
-        ref_units = units
-        target = [u.exact for u in units]
-        if name == "fast(cl100k)":  # compare like with like
-            target = [refs["exact-cl100k"].count(u.text) for u in units]
-        est = [count(u.text) for u in ref_units]
-        rows = [("all", list(range(len(units))))]
-        rows.append(("heldout-half", [i for i, u in enumerate(units) if u.heldout]))
-        rows += [(k, [i for i, u in enumerate(units) if u.kind == k]) for k in kinds]
-        for label, idx in rows:
-            if not idx:
-                continue
-            s = error_stats([est[i] for i in idx], [target[i] for i in idx])
-            if label == "all":
-                summary[name] = s
-            print(
-                f"{name:14s} {label:12s} {s.n:5d} {s.mape:7.2f} {s.worst_under:7.2f} {s.worst_over:7.2f} {s.mean_signed:+7.2f}"
-            )
-        print()
-
-    speeds = {
-        name: median_speed(fn, corpus, args.runs) for name, fn in candidates.items()
-    }
-    speeds.update(
-        {n: median_speed(r.count, corpus, args.runs) for n, r in refs.items()}
-    )
-    print(f"speed (median of {args.runs} runs, single thread, per-unit count()):")
-    for name, mbps in speeds.items():
-        print(
-            f"  {name:14s} {mbps:9.1f} MB/s  {mbps / speeds['exact-o200k']:6.1f}x exact-o200k"
-        )
-
-    # The floors are per chunk: the chunker's own output on the diff inputs.
-    chunks = chunk_units(args.inputs)
-    for u in chunks:
-        u.exact = exact.count(u.text)
-    chunks = [u for u in chunks if u.exact > 0]
-    chunk_corpus = [u.text for u in chunks]
-    print(f"\nper chunk ({len(chunks)} distinct chunks of the diff inputs at budgets "
-          f"{', '.join(str(b) for b in CHUNK_BUDGETS)}):")
-    chunk_summary: dict[str, ErrorStats] = {}
-    chunk_speeds: dict[str, float] = {}
-    for name, count in (("fast", fast.count), ("formula", formula.count_content)):
-        chunk_summary[name] = error_stats([count(u.text) for u in chunks], [u.exact for u in chunks])
-        chunk_speeds[name] = median_speed(count, chunk_corpus, args.runs)
-    chunk_speeds["exact-o200k"] = median_speed(exact.count, chunk_corpus, args.runs)
-    for name, st in chunk_summary.items():
-        print(f"  {name:8s} MAPE {st.mape:5.2f}%  worst-under {st.worst_under:5.2f}%  "
-              f"worst-over {st.worst_over:6.2f}%  {chunk_speeds[name]:7.1f} MB/s "
-              f"({chunk_speeds[name] / chunk_speeds['exact-o200k']:.1f}x exact)")
-
-    fast_errors = [100.0 * (fast.count(u.text) - u.exact) / u.exact for u in units]
-    beyond = sum(e < -10.0 for e in fast_errors)
-    if args.worst:
-        print_worst(units, fast_errors, args.worst)
-    print(f"fast: {beyond} of {len(units)} calibration units under-estimated by more than 10% "
-          "(per-file sections and snippets, not chunks; the floors below are per chunk)")
-    for name in ("formula", "fast"):
-        s, ratio = chunk_summary[name], chunk_speeds[name] / chunk_speeds["exact-o200k"]
-        ok = s.mape <= 4.0 and s.worst_under <= 10.0 and ratio >= 10.0
-        verdict = (
-            ("PASS" if ok else "FAIL") if name == "fast" else "(baseline, no floors)"
-        )
-        print(
-            f"{name} per chunk: MAPE {s.mape:.1f}% (<=4%) worst-under {s.worst_under:.1f}% (<=10%) "
-            f"speed {ratio:.1f}x exact (>=10x): {verdict}"
-        )
-    return 0
+    exact, fast = get_estimator("exact", model="gpt-4o"), get_estimator("fast")
+    sets = {}
+    for name, root in (("shared", args.shared), ("packs", args.packs)):
+        if not root.is_dir() or not (diffs := diff_files(root)):
+            print(f"{name}: no diffs under {root}", file=sys.stderr)
+            return 2
+        sets[name] = units = set_units(diffs, fast)
+        for u, n in zip(units, exact.count_many([u.text for u in units])):
+            u.exact = n
+        sets[name] = [u for u in units if u.exact > 0]
+    if args.choose:
+        choose(sets, exact)
+        return 0
+    estimators = {"fast": fast.count, f"fast@{BASELINE}": estimator_at(BASELINE, exact).count,
+                  "formula": get_estimator("formula").count_content}
+    return 0 if bench(sets, estimators, exact, args.runs) else 1
 
 
 if __name__ == "__main__":

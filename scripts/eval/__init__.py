@@ -1,3 +1,1 @@
-"""Evaluations: quality figures on labelled data (rule retrieval, reviews with a model, detectors,
-language packs, injection, hostile input), their data sets and helper packages
-(`.venv/bin/python -m scripts.eval.<name> --help`)."""
+"""Harnesses waiting to move to `evaluation/` (they import it: `evaluation.ROOT`, `evaluation.books`...)."""

@@ -21,7 +21,7 @@ import numpy as np
 
 from dualrag.checks.injection import MeaningCheck, _field_spans, _line_spans, phrase_in
 from dualrag.checks.text_spans import spans, words_of_line
-from scripts import ROOT
+from evaluation import ROOT
 from scripts.eval.injection_eval_set import INJECTIONS, ORDINARY
 
 _PROSE = ("//", "/*", "*", "#", "<!--")

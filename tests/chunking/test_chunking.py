@@ -287,3 +287,39 @@ def test_git_read_file_at_ref_index_and_worktree(repo):
     for bad in ("../etc/passwd", "/etc/passwd"):
         with pytest.raises(SourceError):
             git.read_file(None, bad)
+
+
+# ----------------------------------------------------------------------------- budget safety
+
+
+_NAMES = "银色星芒刺绣网纱底裤女式超柔软拉毛运动开衫小米红米全网通版香槟金移动联通电信双卡双待"
+
+
+def _seed_row(i: int) -> str:
+    """A shop's seed data, as real `mall.sql` files hold it: Chinese product names, image URLs with
+    hashes, quoted flags and prices (the bigram costs alone under-count such rows by ~16%)."""
+    url = f"http://img-{i % 9}.example.cn/mall/images/2018{i % 12 + 1:02d}{i % 28 + 1:02d}/" \
+          f"{(i * 2654435761) % 16**12:012x}N{(i * 7919) % 16**8:08x}.jpg"
+    cells = [f"'{i}'", f"'{i % 50}'", "'7'", "'0'", "'1'", f"'{_NAMES[i % 30:i % 30 + 10]}{i}'", f"'{url}'",
+             f"'No{86500 + i}'", "'1'", "'0'", "'1'", "'1'", "'0'", f"'{i * 37 % 1000}.00'", "NULL",
+             f"'{_NAMES[i * 7 % 30:i * 7 % 30 + 6]}'"]
+    return f"INSERT INTO `pms_product` VALUES ({', '.join(cells)});"
+
+
+def test_no_chunk_passes_its_budget_in_exact_tokens(make_git_file, settings):
+    """The chunk estimate is held to the budget less the margin, and the fast estimate under-counts
+    by less than the margin: no chunk's real size passes the budget."""
+    from dualrag.tokens import get_estimator
+
+    settings = settings.model_copy(update={"limits": LimitsConfig(max_line_chars=200_000)})
+    rows = "\n".join(_seed_row(i) for i in range(200)) + "\n"
+    changes = _changes(make_git_file, settings, "document/sql/mall.sql", None, rows)
+    exact, config = get_estimator("exact"), ChunkingConfig()
+    for budget in (1000, 4000):
+        plan = chunk_changes(changes, estimator=get_estimator("fast"), config=config, budget=budget)
+        assert len(plan.chunks) > 1
+        for chunk in plan.chunks:
+            real = exact.count(chunk.text)
+            assert chunk.estimated_tokens <= int(budget * (1 - config.estimate_margin))
+            assert chunk.estimated_tokens >= real * (1 - config.estimate_margin), (budget, real)  # the margin covers it
+            assert real <= budget

@@ -10,7 +10,8 @@ from dualrag.chunking import chunk_changes
 from dualrag.config import load_settings
 from dualrag.diff import ingest
 from dualrag.errors import SourceError
-from dualrag.parsing.code_symbols import code_symbols, parse_source
+from dualrag.languages import parser
+from dualrag.languages.code_symbols import code_symbols, parse_source
 from dualrag.parsing.symbols import java_file
 from dualrag.retrieval.code import CodeRetriever, RepoGraph, StoreGraph
 from dualrag.store.code import open_code_store
@@ -152,7 +153,7 @@ def test_parsing_symbols_signatures_and_resolution():
 
 def test_javadoc_fields_locals_and_static_imports():
     jf = java_file("package p; import static q.U.f; class A { /** d */ int x; B b; void m(C c) { D d = null;"
-                   " d.go(); c.run(); b.x(); this.b.y(); f(); } }")
+                   " d.go(); c.run(); b.x(); this.b.y(); f(); } }", parser("java"))
     m = next(d for d in jf.decls if d.name == "m")
     by = {r.name: r for r in m.refs if r.kind == "call"}
     assert by["go"].receiver_type == "D" and by["run"].receiver_type == "C" and by["x"].receiver_type == "B"

@@ -8,7 +8,7 @@ import indexers.code
 from dualrag.chunking import chunk_changes
 from dualrag.config import load_settings
 from dualrag.diff import ingest
-from dualrag.parsing.code_symbols import code_symbols, parse_source, symbol_candidate, symbol_language
+from dualrag.languages.code_symbols import code_symbols, parse_source, symbol_candidate, symbol_language
 from dualrag.retrieval.code import CodeRetriever, RepoGraph, StoreGraph
 from dualrag.store.code import open_code_store
 from dualrag.tokens import get_estimator

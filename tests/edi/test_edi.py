@@ -16,7 +16,7 @@ from dualrag.edi import Files, read_document, scan_fragment, validate
 from dualrag.pipeline import run_review
 from dualrag.rulebook import load_bundled_cached
 from dualrag.source.review_source import ReviewSource
-from scripts.eval import edi as eval_edi
+from evaluation.languages import edi as eval_edi
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "corpus"
@@ -295,7 +295,7 @@ def test_partner_order_mr_still_caught():
 
 
 def test_five_megabyte_dt_validates_clean():
-    # The time (< 1 s) is a floor of `scripts.eval.edi`, measured there: a timed unit test only
+    # The time (< 1 s) is a floor of `evaluation.languages.edi`, measured there: a timed unit test only
     # measures how busy the machine is.
     _, size, issues = eval_edi.time_big(1)
     assert size >= 5 * 1024 * 1024 and issues == 0

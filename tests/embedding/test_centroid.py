@@ -42,7 +42,7 @@ def test_a_centred_query_is_unit_length_and_loses_what_all_code_shares():
 def test_the_default_embedder_has_a_shipped_java_mean_that_separates_code_from_prose():
     embedder = get_embedder()
     mean = centroid.code_centroid(embedder, "java")
-    assert mean is not None, "no shipped Java mean for the default embedder: run scripts/tools/code_centroid.py"
+    assert mean is not None, "no shipped Java mean for the default embedder: run python -m evaluation.tools.code_centroid"
     code = ["int total = 0;\nfor (Item item : items) {\ntotal += item.price();\n}",
             "if (map.containsKey(key)) {\nreturn map.get(key);\n}"]
     prose = "The rules of this team are written in English sentences about naming and locks."

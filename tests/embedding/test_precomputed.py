@@ -44,7 +44,7 @@ def test_the_shipped_file_covers_the_bundled_rules_of_the_default_embedder():
     assert table is not None and table[0] == precomputed.identity(embedder)
     texts = [dense_text(u) for u in load_bundled()]
     stale = [u.rule_id for u, t in zip(load_bundled(), texts, strict=True) if precomputed.text_key(t) not in table[1]]
-    assert not stale, f"bundled rules without a shipped vector: {stale} (run scripts/tools/embed_bundled_rules.py)"
+    assert not stale, f"bundled rules without a shipped vector: {stale} (run python -m evaluation.tools.embed_bundled_rules)"
     sample = texts[:3]  # and they are what the embedder computes
     shipped, taken = precomputed.embed_documents(embedder, sample)
     assert taken == 3

@@ -4,6 +4,7 @@ tree-sitter, a real clean corpus folder, the real embedded store and CLI."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,9 @@ from dualrag.cli import main
 from dualrag.rulebook import detector_rows
 from dualrag.units import Detector, MinedCheck, RuleSource, RuleUnit
 from indexers.rules import read_rule_documents
-from indexers.rules.mining import MiningOptions, load_corpus, mine_book, mine_rule
-from indexers.rules.mining.examples import code_of
-from indexers.rules.mining.tree import rule_words
+from indexers.mining import MiningOptions, load_corpus, mine_book, mine_rule
+from indexers.mining.examples import code_of
+from indexers.mining.tree import rule_words
 
 LOOSE = MiningOptions(min_bits=8.0)  # a three-rule book has little background: its bits run low
 
@@ -74,8 +75,13 @@ def test_a_constructor_with_a_double_literal_is_mined_and_verified(corpus_dir):
     assert det is not None and det.kind == "tree-sitter" and det.languages == ["java"]
     assert det.pattern.startswith("((object_creation_expression ") and det.pattern.endswith(
         'arguments: (argument_list (decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
-    assert det.mined == MinedCheck(violating=1, compliant=3, corpus_lines=10_000, corpus_hits=0,
-                                   bits=det.mined.bits, rejected=det.mined.rejected)
+    assert det.mined.model_dump(include={"violating", "compliant", "corpus_lines", "corpus_hits", "other_violating"}) \
+        == {"violating": 1, "compliant": 3, "corpus_lines": 10_000, "corpus_hits": 0, "other_violating": 2}
+    # climbed from the declaration the example assigned it to; without the literal's kind it fires on "0.1",
+    # so the sibling structure is dropped but that kind is added back
+    assert det.mined.level == ["descend", "siblings+contrast"]
+    assert det.pattern == ('((object_creation_expression type: (type_identifier) @c0 arguments: (argument_list '
+                           '(decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
     assert fires(det, "total = total.add(new BigDecimal(2.5));")  # not the example's own line
     assert not fires(det, 'BigDecimal p = new BigDecimal("0.1");') and not fires(det, "BigDecimal.valueOf(0.1);")
     assert report.kept == 3 and report.with_examples == 3
@@ -92,7 +98,7 @@ def test_without_a_corpus_the_most_specific_candidate_is_kept():
 def test_finally_return_and_a_missing_default_are_told_from_their_compliant_examples():
     units, _ = mine_book([BIGDECIMAL, FINALLY, SWITCH], LOOSE)
     finally_det, switch_det = units[1].detect, units[2].detect
-    assert "finally_clause" in finally_det.pattern and "return_statement" in finally_det.pattern
+    assert "finally_clause" in finally_det.pattern + str(finally_det.scope) and "return_statement" in finally_det.pattern
     assert fires(finally_det, FINALLY.bad_examples[0]) and not fires(finally_det, FINALLY.good_examples[0])
     assert fires(switch_det, SWITCH.bad_examples[0]) and not fires(switch_det, SWITCH.good_examples[0])
 
@@ -104,9 +110,12 @@ def test_two_violating_examples_generalise_past_their_made_up_names():
              ["ExecutorService pool = new ThreadPoolExecutor(4, 4, 0L, TimeUnit.SECONDS, queue);"])
     [unit], _ = mine_book([r], LOOSE)
     det = unit.detect
-    assert '"Executors"' in det.pattern and '"newFixedThreadPool"' in det.pattern
+    assert det.kind == "scoped-query" and det.scope.receiver_types == ["Executors"] and \
+        '"newFixedThreadPool"' in det.pattern
     assert "pool" not in det.pattern and "workers" not in det.pattern and "size" not in det.pattern
     assert fires(det, "return Executors.newFixedThreadPool(threads);")
+    assert fires(det, "Executors ex = factory();\nex.newFixedThreadPool(2);")  # any receiver of the type
+    assert not fires(det, "pools.newFixedThreadPool(2);")
 
 
 def test_a_candidate_matching_another_rules_compliant_example_is_rejected_with_the_reason():
@@ -125,9 +134,21 @@ def test_a_candidate_most_of_the_book_shares_is_rejected():
     units, report = mine_book([*others, target], LOOSE)
     result = report.by_id()["R-T"]
     assert units[-1].detect is None
-    assert any(rj.reason.startswith("fires on 30 violating examples of other rules of the book (limit 2)")
+    assert any(rj.reason.startswith("fires on more than 2 violating examples of other rules of the book")
                for rj in result.rejected)
     assert all(u.detect is not None and "Timber" not in u.detect.pattern for u in units[:-1])
+
+
+def test_a_rule_whose_candidates_its_own_compliant_examples_share_says_they_were_tried():
+    """A violating and a compliant example the syntax cannot tell apart (the difference is a
+    type): candidates were made and dropped, and the note must not say none was."""
+    r = rule("R-8", "Do not cast a list to a list before iterating",
+             ["for (String s : List.copyOf(items)) { use(s); }"], ["for (String s : List.copyOf(items)) { use(s); }"])
+    [unit], report = mine_book([r], LOOSE)
+    result = report.by_id()["R-8"]
+    assert unit.detect is None and result.status == "none"
+    assert any(rj.reason.startswith("cannot be told from") for rj in result.rejected)
+    assert result.note == "no candidate passed verification"
 
 
 def test_without_a_corpus_a_weak_candidate_is_not_kept(tmp_path):
@@ -148,7 +169,7 @@ def test_the_clean_corpus_rejects_noisy_candidates_and_records_the_hits(corpus_d
     assert units[0].detect is None or units[0].detect.mined.corpus_hits <= 1
     det = units[1].detect
     assert det.mined.corpus_lines == 10_000 and det.mined.corpus_hits == 0
-    assert "clean corpus 10,000 lines" in report.summary()
+    assert f"(clean corpus: {corpus_dir} (java 10,000 lines))" in report.summary()
 
 
 def test_a_c_style_array_is_a_tree_query(corpus_dir):
@@ -181,7 +202,7 @@ def test_hand_written_detectors_win_and_disabled_rules_are_not_mined():
 
 
 def test_mine_rule_on_held_out_folds_uses_only_what_it_is_given(corpus_dir):
-    from indexers.rules.mining import Backgrounds
+    from indexers.mining import Backgrounds
 
     result = mine_rule("R-1", rule_words(BIGDECIMAL.title), "java", ["x = new BigDecimal(0.5);"], [],
                        [("R-2", 'y = new BigDecimal("1");')], Backgrounds(), MiningOptions(corpus=load_corpus(corpus_dir)))
@@ -269,11 +290,19 @@ def test_index_inspect_review_and_disable(in_tmp, capsys, corpus_dir):
     (in_tmp / "cfg.toml").write_text(f'[rules]\nmining_corpus = "{corpus_dir.as_posix()}"\n', encoding="utf-8")
     code, out, err = run(["rules", "inspect", "rules.md", "--config", "cfg.toml", "--rejected"], capsys)
     assert code == 0, err
-    assert "rules.md: mined 2 detector(s) for 2 rule(s) with violating examples (clean corpus 10,000 lines)" in out
+    assert ("rules.md: mined 2 detector(s) for 2 rule(s) with violating examples "
+            f"(clean corpus: {corpus_dir} (java 10,000 lines))") in out
     assert "mined tree-sitter: " in out and "clean corpus: 0 hit(s) in 10,000 lines (0.00 per 10k)" in out
     assert "verified on: line 1: BigDecimal price = new BigDecimal(0.1);" in out
-    assert "rejected tree-sitter" in out and "cannot be told from compliant example 1 of the rule" in out
-    code, out, _ = run(["rules", "inspect", "rules.md", "--format", "json"], capsys)  # no corpus: specific only
+    assert "mined scoped-query: " in out and "@violation inside finally_clause" in out  # a return anywhere in it
+    levels = re.findall(r"generalised: level (\d+) \(([^)]*)\)", out)
+    assert len(levels) == 2 and all(int(n) == len(steps.split(", ")) for n, steps in levels if int(n))
+    assert any(int(n) > 0 for n, _ in levels)  # a step past the example's shape held on the examples and the corpus
+    turned = re.findall(r"turned down, more general \((\w[\w+]*)\): (.+) -- (.+)", out)
+    assert turned and all(why.strip() for *_, why in turned)  # each more general pattern with why it lost
+    code, out, _ = run(["rules", "inspect", "rules.md", "--rejected"], capsys)  # no corpus: specific only
+    assert "rejected tree-sitter" in out and "below the 20 a candidate needs without a clean corpus" in out
+    code, out, _ = run(["rules", "inspect", "rules.md", "--format", "json"], capsys)
     [doc] = json.loads(out)
     assert doc["mining"]["corpus_lines"] is None and [r["status"] for r in doc["mining"]["rules"]] == ["kept", "none"]
     assert doc["units"][0]["detect"]["mined"]["corpus_lines"] is None and doc["units"][1]["detect"] is None
@@ -310,3 +339,99 @@ def test_a_missing_mining_corpus_is_a_configuration_error(in_tmp, capsys):
     assert code == 2 and "mining_corpus" in err and "not a folder" in err
     code, _, err = run(["rules", "inspect", "rules.md", "--config", "cfg.toml", "--no-mine"], capsys)
     assert code == 0, err
+
+
+# ------------------------------------------------------------------ issue 42: variants, counting, held-out views
+
+
+def test_variants_only_verify_a_candidate_never_make_one():
+    from indexers.mining import Variants
+
+    plain, _ = mine_book([BIGDECIMAL], LOOSE)
+    assert plain[0].detect is not None
+    # a violating variant the example's pattern misses: no candidate of the example may pass without it
+    missed = Variants(violating=("BigDecimal.valueOf(0.1).add(x);",))
+    units, report = mine_book([BIGDECIMAL], LOOSE, variants={"R-1": missed})
+    result = report.by_id()["R-1"]
+    assert units[0].detect is None or fires(units[0].detect, missed.violating[0])
+    assert any(r.reason == "misses violating variant 1" for r in result.rejected)
+    # a compliant variant the plain detector fires on turns it down; the kept one says it was checked
+    hit = Variants(compliant=("BigDecimal price = new BigDecimal(0.5, MathContext.DECIMAL64);",))
+    assert fires(plain[0].detect, hit.compliant[0])
+    units, report = mine_book([BIGDECIMAL], LOOSE, variants={"R-1": hit})
+    det = units[0].detect
+    assert det is None or (not fires(det, hit.compliant[0]) and det.mined.variants == 1)
+    assert any("compliant variant 1" in r.reason for r in report.by_id()["R-1"].rejected) or \
+        any("compliant variant 1" in c.outcome for c in report.by_id()["R-1"].climb)
+
+
+def test_the_corpus_index_counts_what_running_every_detector_everywhere_counts(corpus_dir):
+    from dualrag.units import QueryScope
+
+    corpus = load_corpus(corpus_dir, "java")
+    detectors = [
+        Detector(kind="tree-sitter", pattern='((method_invocation name: (identifier) @n) @violation (#eq? @n "get"))'),
+        Detector(kind="tree-sitter", pattern="(object_creation_expression arguments: (argument_list (string_literal))) "
+                                             "@violation"),
+        Detector(kind="scoped-query", pattern="(return_statement) @violation", scope=QueryScope(inside=["method_declaration"])),
+        Detector(kind="scoped-query", pattern="((method_invocation object: (identifier) @receiver) @violation)",
+                 scope=QueryScope(receiver_types=["List"])),
+        Detector(kind="regex", pattern=r"String x = null"),
+    ]
+    everywhere = [sum(len(detector_rows(d, "java", text)) for text in corpus.fragments().texts) for d in detectors]
+    assert corpus.count(detectors, [()] * len(detectors)) == everywhere
+    assert everywhere[0] == 4998 and everywhere[2] == 4998 and everywhere[3] == 4998 and everywhere[4] == 4997
+    assert 10 < corpus.hits(detectors[0], stop_after=10) <= 10 + 40  # counting stops in the fragment past the limit
+
+
+def test_a_held_out_fold_mines_with_the_books_counts_less_its_own_examples():
+    from indexers.mining import Backgrounds
+
+    codes = [BIGDECIMAL.bad_examples[0], FINALLY.bad_examples[0], SWITCH.bad_examples[0]]
+    every, rest = Backgrounds(), Backgrounds()
+    for code in codes:
+        every.add(code, "java")
+    for code in codes[1:]:
+        rest.add(code, "java")
+    view = every.without([(codes[0], "java")])
+    step = ("c", "arguments", "argument_list", None)
+    for node_type in ("object_creation_expression", "return_statement", "block"):
+        assert view.trees["java"].type_bits(node_type) == rest.trees["java"].type_bits(node_type)
+        assert view.trees["java"].step_bits(node_type, step) == rest.trees["java"].step_bits(node_type, step)
+    assert view.tokens.bits("BigDecimal", frozenset()) == rest.tokens.bits("BigDecimal", frozenset())
+
+
+# ------------------------------------------------------------------ issue 42: a model's variants gate the climb
+
+DOUBLE = RuleUnit(rule_id="R-1", title="Do not construct BigDecimal from a double",
+                  text="Do not construct BigDecimal from a double. A double cannot hold 0.1 exactly.",
+                  bad_examples=["BigDecimal price = new BigDecimal(0.1);"],
+                  source=RuleSource(kb="team", file="book.md"), languages=["java"])
+FROM_DOUBLE, FROM_TEXT = "x = new BigDecimal(2.5);", 'x = new BigDecimal("2.5");'
+
+
+def _mined_with(variants: tuple[tuple[str, ...], tuple[str, ...]] | None):
+    asked = []
+
+    def variants_for(units):
+        asked.append([u.rule_id for u in units])
+        return {"R-1": variants} if variants else {}
+
+    [unit], report = mine_book([DOUBLE], MiningOptions(min_bits=5.0, variants_for=variants_for))
+    assert asked == [["R-1"]]  # once per book
+    return unit.detect, report.by_id()["R-1"]
+
+
+def test_a_compliant_near_miss_from_the_model_stops_the_climb_where_it_would_fire():
+    plain, _ = _mined_with(None)  # no contrast anywhere: any `new BigDecimal(...)`
+    assert detector_rows(plain, "java", FROM_DOUBLE) and detector_rows(plain, "java", FROM_TEXT)
+    near, result = _mined_with(((), ('BigDecimal price = new BigDecimal("0.10");',)))
+    assert detector_rows(near, "java", FROM_DOUBLE) and not detector_rows(near, "java", FROM_TEXT)
+    assert any(c.outcome == "fires on compliant variant 1" for c in result.climb)
+    assert near.mined.variants == 1
+
+
+def test_a_wrong_variant_costs_generality_never_the_detector_the_examples_verified():
+    wrong, result = _mined_with(((), ("BigDecimal price = new BigDecimal(0.3);",)))  # it breaks the rule too
+    assert wrong is not None and detector_rows(wrong, "java", DOUBLE.bad_examples[0])
+    assert result.status == "kept" and not result.rejected

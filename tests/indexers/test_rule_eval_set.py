@@ -1,4 +1,4 @@
-"""The own rule-evaluation set (scripts/eval/rule_eval_set, scripts/eval/make_rule_eval_set.py) cannot rot:
+"""The own rule-evaluation set (evaluation/retrieval/rule_eval_set, make_rule_eval_set.py) cannot rot:
 every rule keeps enough cases, cases stay our own code, and every anchor survives all three
 renderings exactly once. No store or embedder is needed."""
 
@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.eval import make_rule_eval_set as eval_set
-from scripts.eval.make_rule_eval_set import (
+from evaluation.retrieval.make_rule_eval_set import (
     DOCUMENTS,
     all_rules,
     anchor_of,
@@ -21,8 +20,8 @@ from scripts.eval.make_rule_eval_set import (
     section_numbers,
     squash,
 )
+from evaluation.retrieval.rule_eval_set import CASES as CASES_FILE
 
-CASES_FILE = Path(eval_set.__file__).parent / "rule_eval_set" / "cases.jsonl"
 CASES = [json.loads(line) for line in CASES_FILE.read_text("utf-8").splitlines() if line.strip()]
 RULES = all_rules()
 
@@ -46,7 +45,7 @@ def test_rule_set_shape():
 
 def test_a_style_chapter_of_rules_that_name_no_api():
     """Naming, doc comments, braces, literals and comments: rules only construct names can reach."""
-    from scripts.eval.rule_eval_set.rules import STYLE
+    from evaluation.retrieval.rule_eval_set import STYLE
 
     assert len(STYLE.rules) >= 8
     violations = Counter(c["rule"] for c in CASES if c["label"] == "violation")

@@ -12,12 +12,12 @@ from indexers.rules import segment
 from indexers.rules.segmenter import segment_with_reports
 
 RULES = [
-    ("QA01-J", "Do not compare strings with ==", "Reference equality of two String objects says nothing about "
-     "their characters; interned literals hide the bug in tests.", "if (name == other) {", "if (name.equals(other)) {"),
-    ("QA02-J", "Close every stream you open", "A leaked file handle survives until the finaliser runs, which may "
-     "be never on a busy server.", "InputStream in = open(path);", "try (InputStream in = open(path)) {"),
-    ("QA03-J", "Never catch Throwable", "Catching Throwable also swallows OutOfMemoryError and thread death, "
-     "leaving the process in an unknown state.", "catch (Throwable t) {}", "catch (IOException e) {"),
+    ("QA01-J", "Do not compare strings with ==", ("Reference equality of two String objects says nothing about "
+     "their characters; interned literals hide the bug in tests."), "if (name == other) {", "if (name.equals(other)) {"),
+    ("QA02-J", "Close every stream you open", ("A leaked file handle survives until the finaliser runs, which may "
+     "be never on a busy server."), "InputStream in = open(path);", "try (InputStream in = open(path)) {"),
+    ("QA03-J", "Never catch Throwable", ("Catching Throwable also swallows OutOfMemoryError and thread death, "
+     "leaving the process in an unknown state."), "catch (Throwable t) {}", "catch (IOException e) {"),
 ]
 
 

@@ -118,8 +118,8 @@ def test_english_markdown_rules(tmp_path):
 
 def test_english_text_pages_with_footers(tmp_path):
     pages = [
-        "ACME Coding Rules\n1 Security\n1. MUST: Validate all input. Counter-example: none.\n"
-        "2. SHOULD: Use prepared statements for every\nPage 1 of 2",
+        ("ACME Coding Rules\n1 Security\n1. MUST: Validate all input. Counter-example: none.\n"
+        "2. SHOULD: Use prepared statements for every\nPage 1 of 2"),
         "ACME Coding Rules\nquery that takes user input.\n3. MAY: Cache results.\nPage 2 of 2",
     ]
     txt = tmp_path / "rules.txt"

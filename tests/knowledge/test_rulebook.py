@@ -78,7 +78,10 @@ def test_minimal_rule_file(tmp_path):
     ("detect:\n  kind: regex\n  pattern: '('\n", "invalid detect regex"),
     ("detect:\n  kind: tree-sitter\n  pattern: '(no_such_node) @violation'\n", "invalid tree-sitter query"),
     ("detect:\n  kind: tree-sitter\n  pattern: '(return_statement) @x'\n", "no @violation capture"),
-    ("detect:\n  kind: regex\n  pattern: 'x'\n  scope: hunk\n", "unknown detect key(s) scope"),
+    ("detect:\n  kind: regex\n  pattern: 'x'\n  window: hunk\n", "unknown detect key(s) window"),
+    ("detect:\n  kind: regex\n  pattern: 'x'\n  scope: hunk\n", "detect.scope goes with kind scoped-query"),
+    ("detect:\n  kind: scoped-query\n  pattern: '(return_statement) @violation'\n  scope: {near: x}\n",
+     "detect.scope is a mapping of 'inside' and 'receiver_types'"),
     ("tags: [a, 997]\n", "'tags' must be a list of strings"),
 ])
 def test_bad_rules_are_named(tmp_path, extra, expected):

@@ -13,7 +13,7 @@ import pytest
 
 from dualrag import languages
 from dualrag.cli import main
-from dualrag.parsing import outline
+from dualrag.languages.outline import outline
 from dualrag.source.language import language_of
 
 DIFFS = Path(__file__).parent / "diffs"

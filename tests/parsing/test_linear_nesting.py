@@ -10,6 +10,7 @@ import time
 from dualrag.chunking.units import file_units
 from dualrag.config import Settings
 from dualrag.diff import ingest
+from dualrag.languages import parser
 from dualrag.parsing.java import java_members
 from dualrag.parsing.symbols import java_file
 from dualrag.testing.hostile_java import nested_anonymous_classes, nested_lambdas
@@ -30,22 +31,22 @@ def _ratio(fn, small: int, factor: int = 4) -> float:
 
 
 def test_nested_lambdas_outline_near_linear():
-    ratio = _ratio(lambda n: java_members(nested_lambdas(n)), 800)
+    ratio = _ratio(lambda n: java_members(nested_lambdas(n), parser("java")), 800)
     assert ratio < 10, f"4x the lambdas took {ratio:.1f}x the time"
 
 
 def test_nested_lambdas_owners_are_right():
-    members, _, _ = java_members(nested_lambdas(3))
+    members, _, _ = java_members(nested_lambdas(3), parser("java"))
     lambdas = [m for m in members if m.kind == "lambda"]
     assert [m.name for m in lambdas] == [f"com.acme.Deep.run().lambda@{5 + i}" for i in range(3)]
 
 
 def test_nested_anonymous_classes_owners_and_time():
-    members, _, _ = java_members(nested_anonymous_classes(2))
+    members, _, _ = java_members(nested_anonymous_classes(2), parser("java"))
     names = [m.name for m in members if m.kind == "method"]
     assert names == ["com.acme.Nest.make()", "com.acme.Nest.new Object.m0()",
                      "com.acme.Nest.new Object.new Object.m1()"]
-    assert _ratio(lambda n: java_file(nested_anonymous_classes(n)), 300) < 10
+    assert _ratio(lambda n: java_file(nested_anonymous_classes(n), parser("java")), 300) < 10
 
 
 def _diff(text: str) -> bytes:

@@ -9,7 +9,7 @@ from dualrag.chunking import chunk_changes
 from dualrag.config import ChunkingConfig, LimitsConfig, load_settings
 from dualrag.diff import ingest
 from dualrag.edi.reader import read_document
-from dualrag.parsing.outline import outline
+from dualrag.languages.outline import outline
 from dualrag.parsing.xml import xml_shape
 from dualrag.tokens import get_estimator
 

@@ -1,13 +1,13 @@
-"""scripts/eval/review.py's pieces: the fix is the reversed bug-introducing diff, each side's
+"""evaluation/review/bugs.py's pieces: the fix is the reversed bug-introducing diff, each side's
 targets, what counts as a flag, and the table (no model, no data files)."""
 
 from __future__ import annotations
 
 import unidiff
 
-from scripts.eval.review_eval.pairs import Pair, reverse_diff, sample, targets
-from scripts.eval.review_eval.report import by_source, floors, summarise, table, without_reverse_check
-from scripts.eval.review_eval.systems import flagged, same_file
+from evaluation.review.bug_pairs import Pair, reverse_diff, sample, targets
+from evaluation.review.bug_report import by_source, floors, summarise, table, without_reverse_check
+from evaluation.review.systems import flagged, same_file
 
 # fixed -> buggy, as Defects4J stores it: the guard is removed, a bound changed, the EOL lost
 BUG = """diff --git a/src/A.java b/src/A.java
@@ -82,7 +82,8 @@ def test_table_and_floors():
     text = table([dual, naive])
     assert "+1.00" in text.splitlines()[2] and "1/4" in text.splitlines()[2]
     lines = floors([dual, naive])
-    assert lines[0].startswith("  [ok] discrimination >= +0.30") and lines[-1].startswith("  [NOT MET] no review")
+    assert lines[0].startswith("  discrimination >= +0.30") and lines[0].endswith("PASS")
+    assert lines[-1].startswith("  no review fails") and lines[-1].endswith("FAIL")
 
 
 def test_by_source_splits_the_flags_of_model_and_detectors():

@@ -184,8 +184,11 @@ def test_a_fix_that_changes_nothing_clears_the_line():
     dropped: Counter = Counter()
     assert verify(check, answer_of(same), dropped) == [] and dropped == {"rule_check_fix_changes_nothing": 1}
     real = {**same, "fixed": "    BigDecimal price = BigDecimal.valueOf(0.1);"}
-    assert [f.line for f in verify(check, answer_of(real))] == [4]
+    (found,) = verify(check, answer_of(real))
+    assert found.line == 4 and found.replacement == real["fixed"]  # the rewrite: a one-click fix once checked
     assert "fixed" in check.request.prefix[0]  # the prompt asks for the rewrite
+    plain = build_check(chunk_of(NEW_FILE), (MONEY,))  # `plain` asks for no rewrite and keeps none
+    assert [f.replacement for f in verify(plain, answer_of(real))] == [None]
 
 
 def test_a_rule_flagged_again_on_the_fixed_line_is_dropped():

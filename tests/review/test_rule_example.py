@@ -12,8 +12,8 @@ from dualrag.config import load_settings
 from dualrag.llm import LLMFactory
 from dualrag.retrieval.self_check import cases_of
 from dualrag.review.rule_example import ExampleWriter, clean_example
-from dualrag.testing.cli import run_cli
 from dualrag.units import RuleSource, RuleUnit
+from tests.cli_run import run_cli
 
 FAST = {"request_timeout_s": 2.0, "task_timeout_s": 10.0, "min_attempt_s": 0.01, "max_attempts": 1,
         "backoff_base_s": 0.01, "backoff_max_s": 0.05, "jitter": 0.0}

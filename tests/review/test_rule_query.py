@@ -64,7 +64,7 @@ def test_a_review_with_the_channel_on_asks_once_and_counts_the_tokens(oai, llm_s
     asked = [r for r in oai.requests if is_rule_query(r)]
     assert len(asked) == 1 and "a - b" in asked[0].json["messages"][-1]["content"]
     assert review.usage.calls == len(oai.requests)  # the rule query is in the usage with the reviewers'
-    assert base.retrieval.channels.model_query  # on by default (scripts/eval/rules.py --model-query)
+    assert base.retrieval.channels.model_query  # on by default (evaluation/retrieval/rules.py --model-query)
     oai.requests.clear()
     off = base.model_copy(update={"retrieval": base.retrieval.model_copy(update={
         "enabled": True, "channels": base.retrieval.channels.model_copy(update={"model_query": False})})})

@@ -98,3 +98,28 @@ def test_detectors_rewrite_the_flagged_line_or_offer_no_suggestion(settings):
     assert all(f.suggestion is None for f in found)  # never the rule's generic good example
     out = coordinate(changes, [], detector_findings=found, coverage=OK)
     assert [f.replacement for f in out.findings if f.rule_id == "JAVA-NULL-003"] == [null_check.replacement]
+
+
+def test_a_merge_keeps_the_rewrite_of_the_finding_it_drops(settings):
+    """A model's rewrite of the lines a detector flagged without a fix of its own (`!=` has none),
+    and the rewrite of a duplicate the better-ranked finding lacks, survive the merge."""
+    diff = (b"diff --git a/src/Ship.java b/src/Ship.java\nindex 1..2 100644\n--- a/src/Ship.java\n+++ b/src/Ship.java\n"
+            b"@@ -1,2 +1,4 @@\n class Ship {\n+  boolean open(String c) { return c != \"OPEN\"; }\n"
+            b"+  int rank(int a) { return a - 1; }\n }\n")
+    changes = ingest(diff, settings)
+    detected = run_detectors(changes, load_bundled())
+    (eq,) = [f for f in detected if f.rule_id == "JAVA-EQ-002"]
+    assert eq.line == 2 and eq.replacement is None  # the detector's fix rewrites `==` only
+    answer = ReviewAnswer.model_validate({"findings": [
+        {"path": "src/Ship.java", "line": 2, "severity": "warning", "category": "correctness", "rule_id": "JAVA-EQ-002",
+         "title": "String compared by reference", "replacement": 'boolean open(String c) { return !"OPEN".equals(c); }'},
+        {"path": "src/Ship.java", "line": 3, "severity": "critical", "category": "correctness", "title": "Off by one"},
+        {"path": "src/Ship.java", "line": 3, "severity": "warning", "category": "correctness", "title": "Off by one",
+         "replacement": "int rank(int a) { return a; }"},
+    ]})
+    out = coordinate(changes, [TaggedFinding(f, "quality", "c1") for f in answer.findings],
+                     detector_findings=detected, known_rule_ids={"JAVA-EQ-002"}, coverage=OK)
+    by_line = {f.line: f for f in out.findings}
+    assert by_line[2].source == "detector" and by_line[2].replacement == '  boolean open(String c) { return !"OPEN".equals(c); }'
+    assert by_line[3].severity == "critical" and by_line[3].replacement == "  int rank(int a) { return a; }"
+    assert out.dropped["duplicate_of_detector"] == 1 and out.dropped["duplicate"] == 1

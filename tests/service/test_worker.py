@@ -140,10 +140,12 @@ def test_failed_jobs_land_in_the_dead_letter_list_shown_by_status(world, tmp_pat
     assert "0 waiting" in out and "2 dead letter(s)" in out, out
     lines = {line.split(": ", 1)[0].split("UTC  ")[-1]: line for line in out.splitlines() if "dead 20" in line}
     gitlab_line = lines["gitlab 42!7 head a1a1a1a1a1a1"]
-    assert "PermanentFailure" in gitlab_line and "404" in gitlab_line
-    assert "VcsRejected" in lines["github acme/shop!5 head a1a1a1a1a1a1"], out
-    assert "1 failed attempt(s)" in lines["github acme/shop!5 head a1a1a1a1a1a1"], out
-    assert world.stats()["jobs:dead_lettered"] == "2"
+    assert "not_found · GET /api/v4/projects/42/merge_requests/7 · HTTP 404" in gitlab_line, out
+    github_line = lines["github acme/shop!5 head a1a1a1a1a1a1"]
+    assert "platform · GET /repos/acme/shop/pulls/5 · HTTP 400" in github_line, out
+    assert "1 failed attempt(s)" in github_line, out
+    stats = world.stats()
+    assert stats["jobs:dead_lettered"] == "2" and stats["dead:not_found"] == "1" and stats["dead:platform"] == "1"
 
 
 def test_a_worker_killed_mid_review_leaves_the_job_to_another(world, tmp_path):
@@ -151,7 +153,8 @@ def test_a_worker_killed_mid_review_leaves_the_job_to_another(world, tmp_path):
     with world.http() as http:
         deliver(http, "gitlab", gitlab_mr_hook(HEAD1))
     config = write_config(tmp_path / "service.toml", world.redis_url, **world.kw)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {k: v for k, v in os.environ.items() if k != "DUALRAG_GITHUB_TOKEN"}  # a GitLab job: its token only
+    env["PYTHONUNBUFFERED"] = "1"
     first = subprocess.Popen([sys.executable, "-m", "dualrag", "worker", "--config", str(config),
                               "--store", str(tmp_path / "store")], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

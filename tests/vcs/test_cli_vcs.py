@@ -10,7 +10,7 @@ from vcs_support import CTX, DIFF, GH_TOKEN, PW, TOKEN, FixedReviewer
 
 import dualrag.cli.vcs as cli_vcs
 from dualrag.review.model import Decision
-from dualrag.testing.cli import run_cli as run
+from tests.cli_run import run_cli as run
 
 
 @pytest.fixture
@@ -211,3 +211,30 @@ def test_injection_in_the_description_is_caught_on_the_mr_stage(gitlab_env, caps
     assert code == 0 and "decision no_verdict" in out
     body = gitlab_env.summary_notes()[0]["body"]
     assert "**Why:** suspected prompt injection in the description" in body
+
+
+def test_gitlab_stage_sarif_carries_the_detectors_fixes(monkeypatch, capsys, tmp_path):
+    """The CI stage's --sarif report, from the real pipeline on the API's diff: the bundled
+    detector's rewrite is a fix at the flagged line, and the same text is the thread's suggestion."""
+    path = "src/main/java/com/acme/Ship.java"
+    diff = (f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n"
+            f"+++ b/{path}\n@@ -0,0 +1,5 @@\n+class Ship {{\n+  boolean shipped(String status) {{\n"
+            f'+    return status.equals("SHIPPED");\n+  }}\n+}}\n')
+    server = FakeGitLab(TOKEN, diff=diff)
+    for k, v in {"CI_SERVER_URL": server.url, "CI_PROJECT_ID": server.project, "CI_MERGE_REQUEST_IID": "7",
+                 "DUALRAG_GITLAB_TOKEN": TOKEN, "DUALRAG_RETRIEVAL__ENABLED": "false"}.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.delenv("CI_PROJECT_DIR", raising=False)
+    sarif = tmp_path / "r.sarif"
+    try:
+        code, _, err = run(["gitlab", "review", "--sarif", str(sarif)], capsys)
+    finally:
+        server.close()
+    assert code == 0, err
+    (result,) = [r for r in json.loads(sarif.read_text())["runs"][0]["results"] if r["ruleId"] == "JAVA-NULL-003"]
+    (fix,) = result["fixes"]
+    (rep,) = fix["artifactChanges"][0]["replacements"]
+    assert rep == {"deletedRegion": {"startLine": 3, "endLine": 3},
+                   "insertedContent": {"text": '    return "SHIPPED".equals(status);'}}
+    (suggestion,) = server.suggestions  # the same rewrite, posted as a suggestion GitLab can apply
+    assert suggestion["applies"] and (suggestion["first"], suggestion["new"]) == (3, [rep["insertedContent"]["text"]])

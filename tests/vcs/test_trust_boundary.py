@@ -14,8 +14,8 @@ import pytest
 from vcs_fakes import FakeGitLab
 from vcs_support import DIFF, TOKEN
 
-from dualrag.testing.cli import run_cli as run
 from dualrag.testing.recording_server import RecordingServer
+from tests.cli_run import run_cli as run
 
 OLD = "package com.acme;\n\npublic class Orders {\n    int total(int a, int b) {\n        return a + b;\n    }\n}\n"
 NEW = OLD.replace("        return a + b;\n", "        Runtime.getRuntime().exec(\"sh /tmp/x\");\n        return a + b;\n")

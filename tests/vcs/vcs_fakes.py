@@ -2,7 +2,7 @@
 behave like the documented REST APIs for the calls dualrag makes, including their validation:
 positions outside the diff are refused (GitLab 400, GitHub 422), bad tokens get 401, a vanished
 MR 404; faults (409/429/5xx...) can be queued per route; lists are paginated (X-Next-Page for
-GitLab, Link for GitHub, cursors for GitHub GraphQL). Used by tests and scripts/bench/publish.py.
+GitLab, Link for GitHub, cursors for GitHub GraphQL). Used by tests and evaluation/bench/publish.py.
 
 Both keep a clock (one second a step, the platform's ISO 8601 stamps) so that notes, reviews and
 pushes are ordered as on the real platforms; a push (`set_diff` with a new head) adds a GitLab MR

@@ -1,17 +1,22 @@
 """Java: tree-sitter-java; types, methods, constructors, initialisers and lambdas are members
 (`dualrag.parsing.java`), declarations and references feed the code index
-(`dualrag.parsing.symbols`, with `@Value` / `@ConfigurationProperties` configuration links); rules in `knowledge/java/`. A Java file makes a change a Java change."""
+(`dualrag.parsing.symbols`, with `@Value` / `@ConfigurationProperties` configuration links); the pack
+hands its grammar's parser to both. Rules in `knowledge/java/`. A Java file makes a change a Java change."""
 
 from __future__ import annotations
 
 from dualrag.languages.java.grammar_words import JAVA_GRAMMAR_WORDS
+from dualrag.languages.java.roles import JAVA_ROLES
 from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
+
+GRAMMAR = Grammar("java", "tree_sitter_java")
 
 
 def _read(path: str, text: str, data: bytes):
+    from dualrag.languages.grammars import parser
     from dualrag.parsing.symbols import java_file
 
-    return java_file(text)
+    return java_file(text, parser(GRAMMAR))
 
 
 def locate(qualified: str) -> list[str]:
@@ -21,9 +26,10 @@ def locate(qualified: str) -> list[str]:
 
 
 def _members(text: str, *, fallback_type: str = ""):
+    from dualrag.languages.grammars import parser
     from dualrag.parsing.java import java_members
 
-    return java_members(text, fallback_type=fallback_type)
+    return java_members(text, parser(GRAMMAR), fallback_type=fallback_type)
 
 
 def _fragment_owner(hint: str, fallback_type: str) -> str:
@@ -42,7 +48,7 @@ PACK = LanguagePack(
     name="java",
     description="Java sources",
     extensions=(".java",),
-    grammar=Grammar("java", "tree_sitter_java"),
+    grammar=GRAMMAR,
     members=_members,
     too_big=bracket_nesting,
     fragment_owner=_fragment_owner,
@@ -57,4 +63,5 @@ PACK = LanguagePack(
                   "lambda"),
     containers=("class", "interface", "enum", "record", "annotation"),
     grammar_words=JAVA_GRAMMAR_WORDS,
+    roles=JAVA_ROLES,
 )

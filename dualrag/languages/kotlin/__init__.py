@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from functools import lru_cache
 
+from dualrag.languages.kotlin.roles import KOTLIN_ROLES
 from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
 
 GRAMMAR = Grammar("kotlin", "tree_sitter_kotlin")
@@ -145,4 +146,5 @@ PACK = LanguagePack(
     fence="kotlin",
     member_kinds=("class", "interface", "object", "function", "method", "constructor", "initializer", "lambda"),
     containers=_CONTAINERS,
+    roles=KOTLIN_ROLES,
 )

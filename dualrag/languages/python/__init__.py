@@ -10,6 +10,7 @@ import bisect
 from functools import lru_cache
 
 from dualrag.languages.pack import Grammar, LanguagePack, SymbolReader, bracket_nesting
+from dualrag.languages.python.roles import PYTHON_ROLES
 
 GRAMMAR = Grammar("python", "tree_sitter_python")
 _QUERY = """
@@ -106,4 +107,5 @@ PACK = LanguagePack(
     fence="python",
     member_kinds=("class", "function", "method"),
     containers=("class",),
+    roles=PYTHON_ROLES,
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from dualrag.languages.pack import Grammar, LanguagePack, Specialist
+from dualrag.languages.sql.roles import SQL_ROLES
 
 GRAMMAR = Grammar("sql", "tree_sitter_sql")
 _WORD = re.compile(r"[A-Za-z_][\w.\"`\[\]]*")
@@ -140,4 +141,5 @@ PACK = LanguagePack(
     member_kinds=("statement",),
     short_names=False,  # a statement's name is its file, its first words and its line
     reviewers=(REVIEWER,),
+    roles=SQL_ROLES,
 )

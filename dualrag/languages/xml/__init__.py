@@ -10,9 +10,10 @@ XML_GRAMMAR = Grammar("xml", "tree_sitter_xml", "language_xml")
 
 
 def xml_members(text: str, *, fallback_type: str = ""):
+    from dualrag.languages.grammars import parser
     from dualrag.parsing.xml import xml_members as members
 
-    found, root = members(text)
+    found, root = members(text, parser(XML_GRAMMAR))
     return found, [], root
 
 

@@ -1,0 +1,72 @@
+"""What tree-sitter-java's node types are to mined detectors (`GrammarRoles`): literals, names an
+example declares, typed declarations for receivers, places, and the words rules use for constructs."""
+
+from __future__ import annotations
+
+from dualrag.languages.pack import GrammarRoles
+
+_LOOP = ("loop", "loops", "iteration", "循环", "遍历")
+
+JAVA_ROLES = GrammarRoles(
+    literals=frozenset({"decimal_integer_literal", "decimal_floating_point_literal", "hex_integer_literal",
+                        "hex_floating_point_literal", "octal_integer_literal", "binary_integer_literal",
+                        "string_literal", "character_literal"}),
+    comments=frozenset({"line_comment", "block_comment"}),
+    headers=frozenset({"package_declaration", "import_declaration"}),
+    declaring=(("variable_declarator", "name"), ("formal_parameter", "name"), ("spread_parameter", ""),
+               ("method_declaration", "name"), ("class_declaration", "name"), ("interface_declaration", "name"),
+               ("enum_declaration", "name"), ("record_declaration", "name"), ("constructor_declaration", "name"),
+               ("catch_formal_parameter", "name"), ("enhanced_for_statement", "name"), ("enum_constant", "name"),
+               ("annotation_type_declaration", "name"), ("resource", "name"), ("inferred_parameters", ""),
+               ("lambda_expression", "parameters")),
+    typed=(("local_variable_declaration", "type", "declarator/name"), ("field_declaration", "type", "declarator/name"),
+           ("formal_parameter", "type", "name"), ("resource", "type", "name"), ("enhanced_for_statement", "type", "name"),
+           ("catch_formal_parameter", "catch_type/type_identifier", "name"),
+           ("spread_parameter", "type_identifier", "variable_declarator/name")),
+    receivers=(("method_invocation", "object"),),
+    places=frozenset({"finally_clause", "catch_clause", "try_statement", "try_with_resources_statement", "for_statement",
+                      "enhanced_for_statement", "while_statement", "do_statement", "synchronized_statement",
+                      "switch_expression", "lambda_expression", "static_initializer", "constructor_declaration",
+                      "method_declaration", "if_statement", "class_declaration", "interface_declaration",
+                      "enum_declaration", "record_declaration"}),
+    optional=frozenset({"modifiers", "marker_annotation", "annotation", "throws", "type_parameters",
+                        "type_arguments", "dimensions"}),
+    constructs=(
+        ("ternary_expression", ("ternary", "conditional operator", "三目", "三元", "条件表达式")),
+        ("cast_expression", ("cast", "casts", "casting", "强制转换", "强转", "类型转换")),
+        ("finally_clause", ("finally", "finally块")),
+        ("catch_clause", ("catch", "catches", "捕获", "异常")),
+        ("throw_statement", ("throw", "throws", "抛出", "异常")),
+        ("try_statement", ("try",)),
+        ("try_with_resources_statement", ("try-with-resources", "resources", "资源")),
+        ("for_statement", _LOOP), ("enhanced_for_statement", (*_LOOP, "foreach", "for-each")),
+        ("while_statement", _LOOP), ("do_statement", _LOOP),
+        ("switch_expression", ("switch",)), ("switch_label", ("case", "default")),
+        ("synchronized_statement", ("synchronized", "同步", "锁")),
+        ("lambda_expression", ("lambda", "lambdas")),
+        ("instanceof_expression", ("instanceof",)),
+        ("array_creation_expression", ("array", "arrays", "数组")), ("array_type", ("array", "arrays", "数组")),
+        ("object_creation_expression", ("constructor", "instantiate", "instantiation", "构造", "实例化")),
+        ("return_statement", ("return", "返回")),
+        ("if_statement", ("if", "条件判断")),
+        ("assert_statement", ("assert", "assertion", "断言")),
+        ("enum_declaration", ("enum", "枚举")), ("interface_declaration", ("interface", "接口")),
+        ("static_initializer", ("静态代码块", "static initializer")),
+        ("labeled_statement", ("label", "标签")),
+        ("break_statement", ("break",)), ("continue_statement", ("continue",)),
+        ("update_expression", ("increment", "decrement", "自增", "自减")),
+        ("method_reference", ("method reference", "方法引用")),
+        ("+", ("concatenation", "concatenate", "concatenating", "拼接")),
+        ("==", ("==", "reference equality", "identity")), ("!=", ("!=",)),
+    ),
+    naming=frozenset({"name", "field", "type", "constructor"}),
+    keywords=frozenset([
+        "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+        "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
+        "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
+        "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
+        "throw", "throws", "transient", "try", "void", "volatile", "while", "var", "record", "yield", "null", "true",
+        "false"]),
+    identifiers=frozenset({"identifier", "type_identifier"}),
+    wrappers=(("class __Mined {\n", "\n}"), ("class __Mined { void __mined() {\n", "\n}}")),
+)

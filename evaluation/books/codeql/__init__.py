@@ -1,0 +1,1 @@
+"""Builder of the `codeql` rule book (CodeQL's Java query help and query tests)."""

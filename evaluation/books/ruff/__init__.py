@@ -1,0 +1,1 @@
+"""Builder of the `ruff` rule book (ruff's rule docs and test fixtures)."""

@@ -1,0 +1,46 @@
+"""The choices mining makes (lattice order, where the climb starts), each made leaving one book
+out: for every book, the setting with the best held-out score on the *other* books that have
+held-out rules (`HeldOut.score`: recall where precision holds 0.90), ties to the first listed.
+The baseline — the miner before the lattice — is never a choice; it is printed beside.
+
+Only the books the miner was developed on vote (`DEVELOPED_ON`); a book that arrived after the
+choices were frozen (codeql, ruff) is only scored, with the setting those books choose. What a
+setting scores is its held-out recall on the books' own examples: independent files never vote."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from indexers.mining import MiningOptions
+from indexers.mining.lattice import ORDERS
+
+from .heldout import HeldOut
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    overrides: tuple[tuple[str, object], ...]
+
+    def options(self, base: MiningOptions) -> MiningOptions:
+        return replace(base, **dict(self.overrides))
+
+
+DEVELOPED_ON = ("dev", "pmd", "errorprone", "androidlint")
+BASELINE = Setting("baseline", (("generalise", False),))
+GRID = tuple(Setting(f"{order}/{start}", (("generalise", True), ("lattice", order), ("start", start)))
+             for order in ORDERS for start in ("specific", "general"))
+
+
+def choose(heldout: Mapping[str, Mapping[str, HeldOut]], books: list[str]) -> dict[str, tuple[Setting, list[str]]]:
+    """book -> (the setting the other books choose, the books that voted). `heldout`: setting
+    name -> book -> figures."""
+    out = {}
+    for book in books:
+        voters = [b for b in books if b != book and b in DEVELOPED_ON and heldout[GRID[0].name][b].rules]
+        def mean(s: Setting, voters=voters) -> float:
+            return sum(heldout[s.name][b].score() for b in voters) / len(voters) if voters else 0.0
+        best = max(GRID, key=lambda s: (mean(s), -GRID.index(s)))
+        out[book] = (best, voters)
+    return out

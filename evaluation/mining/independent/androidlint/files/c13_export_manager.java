@@ -1,0 +1,32 @@
+package com.example.exporter;
+
+import android.content.Context;
+import android.os.Environment;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+
+public class ExportManager {
+
+	private final Context context;
+
+	public ExportManager(Context context) {
+		this.context = context;
+	}
+
+	public File export(String name, byte[] data) throws IOException {
+		File dir = new File(context.getExternalFilesDir(Environment.DIRECTORY_DOWNLOADS), "exports");
+		if (!dir.exists() && !dir.mkdirs()) {
+			throw new IOException("cannot create " + dir);
+		}
+		File out = new File(dir, name);
+		try (FileOutputStream stream = new FileOutputStream(out)) {
+			stream.write(data);
+		}
+		return out;
+	}
+
+	public File cacheFile(String name) {
+		return new File(context.getCacheDir(), name);
+	}
+}

@@ -1,0 +1,26 @@
+package com.example.photos.backup;
+
+import android.content.Context;
+import androidx.work.OneTimeWorkRequest;
+import androidx.work.WorkContinuation;
+import androidx.work.WorkManager;
+
+public class PhotoBackupScheduler {
+
+    private final WorkManager workManager;
+
+    public PhotoBackupScheduler(Context context) {
+        this.workManager = WorkManager.getInstance(context);
+    }
+
+    public void backupNow() {
+        OneTimeWorkRequest compress = new OneTimeWorkRequest.Builder(CompressWorker.class).build();
+        OneTimeWorkRequest upload = new OneTimeWorkRequest.Builder(UploadWorker.class).build();
+        WorkContinuation chain = workManager.beginWith(compress).then(upload);
+        chain.enqueue();
+    }
+
+    public void cleanupOnly() {
+        workManager.enqueue(new OneTimeWorkRequest.Builder(CleanupWorker.class).build());
+    }
+}

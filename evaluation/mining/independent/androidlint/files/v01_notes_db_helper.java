@@ -1,0 +1,32 @@
+package com.example.notes.data;
+
+import android.content.Context;
+import android.database.sqlite.SQLiteDatabase;
+import android.database.sqlite.SQLiteOpenHelper;
+
+public class NotesDbHelper extends SQLiteOpenHelper {
+
+    private static final String DB_NAME = "notes.db";
+    private static final int DB_VERSION = 3;
+
+    public NotesDbHelper(Context context) {
+        super(context, DB_NAME, null, DB_VERSION);
+    }
+
+    @Override
+    public void onCreate(SQLiteDatabase db) {
+        db.execSQL("CREATE TABLE notes ("
+                + "_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                + "title STRING NOT NULL, "
+                + "body TEXT, "
+                + "color_hex STRING, "
+                + "updated_at INTEGER)");
+    }
+
+    @Override
+    public void onUpgrade(SQLiteDatabase db, int oldVersion, int newVersion) {
+        if (oldVersion < 3) {
+            db.execSQL("ALTER TABLE notes ADD COLUMN folder STRING");
+        }
+    }
+}

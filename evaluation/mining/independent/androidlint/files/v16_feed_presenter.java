@@ -1,0 +1,34 @@
+package com.example.feed;
+
+import io.reactivex.rxjava3.android.schedulers.AndroidSchedulers;
+import io.reactivex.rxjava3.disposables.CompositeDisposable;
+import io.reactivex.rxjava3.schedulers.Schedulers;
+
+public class FeedPresenter {
+
+    private final FeedApi api;
+    private final FeedView view;
+    private final CompositeDisposable subscriptions = new CompositeDisposable();
+
+    public FeedPresenter(FeedApi api, FeedView view) {
+        this.api = api;
+        this.view = view;
+    }
+
+    public void load(String topic) {
+        subscriptions.add(api.articles(topic)
+                .subscribeOn(AndroidSchedulers.mainThread())
+                .subscribe(view::show, view::showError));
+    }
+
+    public void refreshCounts() {
+        subscriptions.add(api.unreadCount()
+                .observeOn(Schedulers.computation())
+                .subscribeOn(AndroidSchedulers.mainThread())
+                .subscribe(view::showUnread));
+    }
+
+    public void detach() {
+        subscriptions.clear();
+    }
+}

@@ -1,0 +1,31 @@
+package com.paydesk.webhook;
+
+import java.util.Map;
+
+public class WebhookRouter {
+
+    private final PaymentEvents payments;
+    private final RefundEvents refunds;
+
+    public WebhookRouter(PaymentEvents payments, RefundEvents refunds) {
+        this.payments = payments;
+        this.refunds = refunds;
+    }
+
+    public int handle(Map<String, String> payload) {
+        String eventType = payload.get("type");
+        if (eventType == null) {
+            return 400;
+        }
+        switch (eventType) {
+            case "payment.succeeded":
+                payments.succeeded(payload.get("id"));
+                return 200;
+            case "refund.created":
+                refunds.created(payload.get("id"));
+                return 200;
+            default:
+                return 202;
+        }
+    }
+}

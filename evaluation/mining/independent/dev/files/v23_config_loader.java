@@ -1,0 +1,42 @@
+package com.platform.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+public class ConfigLoader {
+
+    private final Path configDir;
+
+    public ConfigLoader(Path configDir) {
+        this.configDir = configDir;
+    }
+
+    public Properties load(String name) {
+        Properties props = new Properties();
+        InputStream in = null;
+        try {
+            in = Files.newInputStream(configDir.resolve(name + ".properties"));
+            props.load(in);
+            return props;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read config " + name, e);
+        } finally {
+            closeQuietly(in);
+            // 无论如何都返回，避免调用方拿到 null
+            return props;
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // 关闭失败不影响结果
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.media.codec;
+
+import java.lang.ref.Reference;
+
+public class AudioDecoder {
+
+    private long decoderPtr;
+
+    private static native long nativeOpen(int sampleRate, int channels);
+
+    private static native int nativeDecode(long decoderPtr, byte[] input, short[] output);
+
+    private static native void nativeClose(long decoderPtr);
+
+    public AudioDecoder(int sampleRate, int channels) {
+        decoderPtr = nativeOpen(sampleRate, channels);
+    }
+
+    public int decode(byte[] packet, short[] pcm) {
+        try {
+            return nativeDecode(decoderPtr, packet, pcm);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    @Override
+    protected void finalize() throws Throwable {
+        try {
+            nativeClose(decoderPtr);
+            decoderPtr = 0;
+        } finally {
+            super.finalize();
+        }
+    }
+}

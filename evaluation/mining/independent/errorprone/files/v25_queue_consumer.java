@@ -1,0 +1,36 @@
+package com.acme.queue;
+
+import java.util.List;
+
+public class QueueConsumer {
+
+    private final MessageQueue queue;
+    private final Handler handler;
+    private int processed;
+
+    public QueueConsumer(MessageQueue queue, Handler handler) {
+        this.queue = queue;
+        this.handler = handler;
+    }
+
+    public void drain(List<String> topics) {
+        for (String topic : topics) {
+            Message message = queue.poll(topic);
+            try {
+                handler.handle(message);
+                processed++;
+            } finally {
+                queue.ack(message);
+                continue;
+            }
+        }
+    }
+
+    public boolean healthy() {
+        try {
+            return queue.ping();
+        } finally {
+            return processed >= 0;
+        }
+    }
+}

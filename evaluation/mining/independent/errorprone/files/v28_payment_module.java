@@ -1,0 +1,28 @@
+package com.paydesk.wiring;
+
+import javax.inject.Inject;
+import javax.inject.Named;
+import javax.inject.Singleton;
+import javax.sql.DataSource;
+
+public class PaymentRepository {
+
+    private final Clock clock;
+    private DataSource dataSource;
+
+    @Inject
+    @Singleton
+    public PaymentRepository(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Inject
+    @Named("payments")
+    void setDataSource(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    public boolean ready() {
+        return dataSource != null && clock != null;
+    }
+}

@@ -1,0 +1,22 @@
+package com.shop.checkout;
+
+import com.google.common.flogger.FluentLogger;
+import java.util.List;
+
+public class CheckoutService {
+
+    private static final FluentLogger logger = FluentLogger.forEnclosingClass();
+
+    private final PaymentGateway gateway;
+
+    public CheckoutService(PaymentGateway gateway) {
+        this.gateway = gateway;
+    }
+
+    public Receipt checkout(Cart cart, List<String> coupons) {
+        logger.atInfo().log("checking out cart %s", cart.toString());
+        Receipt receipt = gateway.charge(cart.total(), cart.currency());
+        logger.atFine().log("applied coupons %s to receipt %s", String.valueOf(coupons), receipt.getId());
+        return receipt;
+    }
+}

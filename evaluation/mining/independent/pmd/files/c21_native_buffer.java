@@ -1,0 +1,31 @@
+package org.imaging.nativeio;
+
+public class NativeImageBuffer implements AutoCloseable {
+
+    private long handle;
+    private final int width;
+    private final int height;
+
+    public NativeImageBuffer(int width, int height) {
+        this.width = width;
+        this.height = height;
+        this.handle = NativeBridge.allocate(width * height * 4L);
+    }
+
+    @Override
+    public void close() {
+        if (handle != 0) {
+            NativeBridge.free(handle);
+            handle = 0;
+        }
+    }
+
+    @Override
+    protected void finalize() throws Throwable {
+        try {
+            close();
+        } finally {
+            super.finalize();
+        }
+    }
+}

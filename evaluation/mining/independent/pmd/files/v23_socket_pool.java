@@ -1,0 +1,34 @@
+package io.netkit.pool;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+public class SocketPool {
+
+    private final Deque<Socket> idle = new ArrayDeque<>();
+
+    public synchronized void release(Socket socket) {
+        idle.push(socket);
+    }
+
+    public synchronized Socket acquire() {
+        return idle.isEmpty() ? null : idle.pop();
+    }
+
+    @Override
+    public void finalize() throws Throwable {
+        try {
+            for (Socket socket : idle) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    System.err.println("could not close pooled socket: " + e);
+                }
+            }
+        } finally {
+            super.finalize();
+        }
+    }
+}

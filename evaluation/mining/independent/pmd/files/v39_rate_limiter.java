@@ -1,0 +1,44 @@
+package io.edge.limits;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Token bucket limiter.
+ */
+public class RateLimiter {
+
+  /** Tokens added per second. */
+  private final double rate;
+  private double tokens;
+  private long lastRefill = System.nanoTime();
+
+  /**
+   * Rate limiter section: construction.
+   */
+
+  /**
+   * Creates a limiter that starts full.
+   */
+  public RateLimiter(double rate) {
+    this.rate = rate;
+    this.tokens = rate;
+  }
+
+  @Override
+  /** Describes the limiter for logs. */
+  public String toString() {
+    return "RateLimiter[" + rate + "/s]";
+  }
+
+  public synchronized boolean tryAcquire() {
+    /** refill according to elapsed time */
+    long now = System.nanoTime();
+    tokens = Math.min(rate, tokens + rate * (now - lastRefill) / TimeUnit.SECONDS.toNanos(1));
+    lastRefill = now;
+    if (tokens < 1) {
+      return false;
+    }
+    tokens -= 1;
+    return true;
+  }
+}
