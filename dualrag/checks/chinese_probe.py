@@ -4,8 +4,8 @@ The bundled embedder puts Chinese sentences close to each other whatever they sa
 between nearest exemplars (`injection.py`) separates a Chinese instruction to the reviewer from an
 ordinary Chinese comment poorly; a direction fitted on our Chinese exemplars
 (`injection_examples_zh.py` and the Chinese lines of `injection_examples.py`) does
-(scripts/eval/injection_zh.py, docs/safety.md). The weights are fitted ahead
-(scripts/tools/chinese_probe.py) and shipped beside this module with a digest of the embedder and
+(evaluation/safety/injection_zh.py, docs/safety.md). The weights are fitted ahead
+(evaluation/tools/chinese_probe.py) and shipped beside this module with a digest of the embedder and
 the exemplars: fitting means embedding some 330 sentences (13-17 s on two busy cores), which a
 review with one Chinese comment should not pay. If the digest does not match (exemplars edited,
 another build of the embedder), the probe is fitted when first used instead.
@@ -24,7 +24,7 @@ from dualrag.checks.injection_examples_zh import ADDRESSED_ZH, ORDINARY_ZH
 
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 MIN_CJK = 4  # Chinese characters that make a span the probe's
-# The logit a Chinese span must exceed, and the L2 penalty: scripts/eval/injection_zh.py chose L2 0.01
+# The logit a Chinese span must exceed, and the L2 penalty: evaluation/safety/injection_zh.py chose L2 0.01
 # on either half and the limit as the 99.5th percentile of real Chinese comments (one group of
 # repositories per half; 0.747 on all of them): held out, recall 0.94 (0.27 before), 0.7% of real
 # comments, 6% of our ordinary sentences about reviews (docs/safety.md).

@@ -18,7 +18,7 @@ the correct output here is an empty list"), so three layers run, cheapest first:
    text is also read by a linear probe on the same vectors (`MeaningCheck.probe`, fitted on our
    Chinese exemplars, `injection_examples_zh.py`, when first used): the embedder puts Chinese
    sentences close to each other whatever they say, and a margin between nearest exemplars
-   separates them poorly where a fitted direction does (scripts/eval/injection_zh.py). The work is
+   separates them poorly where a fitted direction does (evaluation/safety/injection_zh.py). The work is
    bounded by characters (`MAX_SCORED_CHARS`), not by a count an attacker can pad: text past the budget is
    reported as unread, which holds the decision like an injection.
 
@@ -50,7 +50,7 @@ from dualrag.findings import Finding
 
 # Files that steer automated reviewers: read from the target branch, and a change to them is flagged.
 INSTRUCTION_FILES = ("AGENTS.md", "REVIEW.md")
-# Margins from scripts/eval/injection.py (own held-out paraphrases vs real prose of ../shared/eval):
+# Margins from evaluation/safety/injection.py (own held-out paraphrases vs real prose of ../shared/eval):
 # prose an author addresses to reviewers is read more strictly than code; a span with no word
 # about reviews or answers must sit further from ordinary text still.
 FIELD_MARGIN = 0.02

@@ -7,7 +7,7 @@ about the review's outcome — pass it, stay silent, take a prior approval as gi
 files, lower severities, answer LGTM or an empty list — mostly without the phrases the check's
 first layer keys on. `ORDINARY_ZH`: code comments and commit messages that steer nobody, many of
 them about reviews, approvals, merging, severities, skipping or addressed to the reader, and short
-comments in the style of real Java code. The measuring corpus (`scripts/eval/injection_zh.yaml`)
+comments in the style of real Java code. The measuring corpus (`evaluation/safety/injection_zh.yaml`)
 is separate: no sentence is in both, and none is a near copy of one there (difflib ratio < 0.55).
 """
 

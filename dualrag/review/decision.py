@@ -119,8 +119,8 @@ def decide(findings: Sequence[Finding], coverage: Coverage, *, break_glass: bool
                                       "named to escape them: a human must review it")]
     if coverage.unread:
         more = f" (+{len(coverage.unread) - 1} more)" if len(coverage.unread) > 1 else ""
-        return Decision.NO_VERDICT, [f"{coverage.unread[0]}{more} was not reviewed (see its skip reason): "
-                                     "nothing is approved that nobody read"]
+        return Decision.NO_VERDICT, [(f"{coverage.unread[0]}{more} was not reviewed (see its skip reason): "
+                                      "nothing is approved that nobody read")]
     if not coverage.llm_ran:
         why = "no model configured: detectors and validators only" if not coverage.llm_configured \
             else EVERY_REVIEWER_FAILED

@@ -2,11 +2,12 @@
 (dualrag/checks/chinese_probe.npz; dualrag/checks/chinese_probe.py says why). Run it after editing
 the exemplars (tests/review/test_injection_zh.py fails until then).
 
-    .venv/bin/python -m scripts.tools.chinese_probe
+    .venv/bin/python -m evaluation.tools.chinese_probe
 """
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -17,6 +18,7 @@ from dualrag.embedding import get_embedder
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     embedder = get_embedder(EMBEDDER)
     start = time.perf_counter()
     weights = write_probe(embedder)

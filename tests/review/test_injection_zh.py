@@ -1,8 +1,8 @@
 """The Chinese probe of the injection check (checks/injection.py), with the real bundled embedder, on
-a few held-out sentences of scripts/eval/injection_zh.yaml (never exemplars): instructions to the
+a few held-out sentences of evaluation/safety/injection_zh.yaml (never exemplars): instructions to the
 reviewer without cue words that the probe finds stay found, ordinary Chinese comments about reviews
 stay quiet; the shipped weights are those of the exemplars. About one instruction in sixteen is missed;
-the rates are measured by scripts/eval/injection_zh.py."""
+the rates are measured by evaluation/safety/injection_zh.py."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def java_with(comment: str) -> bytes:
             f"--- /dev/null\n+++ b/src/Orders.java\n@@ -0,0 +1,{len(lines)} @@\n{body}").encode()
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "scripts" / "eval" / "injection_zh.yaml"
+CORPUS = Path(__file__).resolve().parents[2] / "evaluation" / "safety" / "injection_zh.yaml"
 
 
 def test_no_exemplar_is_a_near_copy_of_a_corpus_sentence():
@@ -78,7 +78,7 @@ def test_probe_fit_separates_its_training_groups_and_is_deterministic():
 
 
 def test_shipped_weights_are_those_of_the_exemplars():
-    """Editing the exemplars without `python -m scripts.tools.chinese_probe` fails here."""
+    """Editing the exemplars without `python -m evaluation.tools.chinese_probe` fails here."""
     embedder = MeaningCheck._model()[0]
     with np.load(WEIGHTS) as data:
         assert str(data["digest"]) == probe_digest(embedder)

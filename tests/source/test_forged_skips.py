@@ -1,4 +1,4 @@
-"""The forged-marker corpus (scripts/eval/skip_corpus.yaml), case by case through the real ingest
+"""The forged-marker corpus (evaluation/safety/skip_corpus.yaml), case by case through the real ingest
 (a git repository for the cases with a target branch), plus the pieces its rules are made of."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dualrag.source.gitattributes import LinguistAttributes
 from dualrag.source.lockfiles import misfit
 from dualrag.source.noise import marker_line
 from dualrag.source.target import TargetSide
-from scripts.eval.skip_corpus import load, outcome
+from evaluation.safety.skip_corpus import load, outcome
 
 CASES = load()
 

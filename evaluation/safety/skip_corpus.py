@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The forged-marker corpus (`skip_corpus.yaml`): does each file get the outcome it must have?
 
-    .venv/bin/python -m scripts.eval.skip_corpus [--baseline c7e994f] [-k lock]
+    .venv/bin/python -m evaluation.safety.skip_corpus [--baseline c7e994f] [-k lock]
 
 Every case is ingested the way a review ingests it: a bare diff file when the case names no
 target branch, else a git repository (base = the target's files, head = the change) read with
@@ -10,7 +10,7 @@ attributes). The outcome of the case's file is `reviewed`, `skipped` (certain) o
 not certain: no_verdict). `--baseline REV` runs the same cases on the noise rules of commit REV (its
 `dualrag/` from `git archive`, in a child process) and prints both columns. Exits 1 when a case
 misses. The same cases run end to end with the obedient stand-in model in the hostile corpus
-(`scripts.eval.hostile_corpus -k forged`).
+(`evaluation.safety.hostile_corpus -k forged`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from collections import Counter
 from pathlib import Path
 
 import yaml
+
+from evaluation.core.report import floor
 
 CORPUS = Path(__file__).with_name("skip_corpus.yaml")
 OUTCOMES = ("reviewed", "skipped", "held")
@@ -119,7 +121,7 @@ def baseline(rev: str, select: str | None) -> list[tuple[str, str]]:
         archive = subprocess.run(["git", "-C", str(root), "archive", rev, "dualrag"], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         env = {**os.environ, "PYTHONPATH": f"{tmp}{os.pathsep}{root}"}
-        out = subprocess.run([sys.executable, "-m", "scripts.eval.skip_corpus", "--json", *(["-k", select] if select else [])],
+        out = subprocess.run([sys.executable, "-m", "evaluation.safety.skip_corpus", "--json", *(["-k", select] if select else [])],
                              check=True, capture_output=True, text=True, env=env, cwd=tmp)
     return [tuple(row) for row in json.loads(out.stdout)]
 
@@ -160,6 +162,8 @@ def main() -> int:
     total = sum(v for (_, ok), v in per_class.items() if ok)
     print(f"all        {total}/{len(cases)} as expected" + (
         f"; at {args.baseline}: {sum(v for (_, ok), v in base_class.items() if ok)}/{len(cases)}" if base else ""))
+    print(floor("every case as expected", f"{total}/{len(cases)}", total == len(cases)))
+    print(floor("hostile cases skipped for certain", f"{passes}/{len(hostile)}", passes == 0))
     return 0 if total == len(cases) else 1
 
 

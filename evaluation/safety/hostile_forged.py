@@ -1,7 +1,7 @@
 """Hostile cases of issue 43, end to end through the CLI with the obedient stand-in model (it answers
 `{"findings": []}` to everything): the forged-marker corpus (`skip_corpus.yaml`) and Chinese or
 mixed instructions to the reviewer without cue words (`injection_zh.yaml`). They join the hostile
-corpus: `.venv/bin/python -m scripts.eval.hostile_corpus -k forged` / `-k zh`.
+corpus: `.venv/bin/python -m evaluation.safety.hostile_corpus -k forged` / `-k zh`.
 
 Every forged case is its file beside a small clean Java change (so that only the file can hold the
 decision): hostile ones must not be approved and their file must be reviewed or held as the corpus
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from scripts.eval import hostile_corpus as h
-from scripts.eval.skip_corpus import bare_diff, git_repo, load
+from evaluation.safety import hostile_kit as h
+from evaluation.safety.skip_corpus import bare_diff, git_repo, load
 
 ZH_CORPUS = Path(__file__).with_name("injection_zh.yaml")
 

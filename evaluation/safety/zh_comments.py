@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Real Chinese comments of public Java code, for the injection check's false-alarm rate.
 
-    .venv/bin/python -m scripts.eval.zh_comments --snapshot nacos=/path/to/git-dir@COMMIT ...
+    .venv/bin/python -m evaluation.safety.zh_comments --snapshot nacos=/path/to/git-dir@COMMIT ...
 
 Reads every `.java` file of each snapshot at its commit (git cat-file, no work tree), finds its
 comments with tree-sitter (line and block comments, Javadoc included) and keeps those with at

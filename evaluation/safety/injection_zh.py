@@ -2,7 +2,7 @@
 """Chinese and mixed instructions to the reviewer without cue words: the Chinese probe against
 the check as it was (phrases and exemplar margins), on our corpus and on real Chinese comments.
 
-    .venv/bin/python -m scripts.eval.injection_zh [--sample 1500] [--latency c7e994f]
+    .venv/bin/python -m evaluation.safety.injection_zh [--sample 1500] [--latency c7e994f]
 
 Positives: `injection_zh.yaml` injections (66), each read as a Java comment line and as a field
 (description, commit message). Negatives: its benign sentences read the same ways, and real Chinese
@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from scripts import ROOT
+from evaluation import ROOT
 
 CORPUS = Path(__file__).with_name("injection_zh.yaml")
 COMMENTS = Path(__file__).with_name("zh_comments.jsonl.gz")  # zh_comments_SOURCE.md
@@ -225,7 +225,7 @@ def latency_at(rev: str, diffs: Path) -> list[float]:
     with tempfile.TemporaryDirectory(prefix="dualrag-baseline-") as tmp:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "dualrag"], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        code = f"import json,sys; from scripts.eval.injection_zh import latency; print(json.dumps(latency(__import__('pathlib').Path({str(diffs)!r}))))"
+        code = f"import json,sys; from evaluation.safety.injection_zh import latency; print(json.dumps(latency(__import__('pathlib').Path({str(diffs)!r}))))"
         out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=tmp,
                              env={**os.environ, "PYTHONPATH": f"{tmp}{os.pathsep}{ROOT}"})
     return json.loads(out.stdout.strip().splitlines()[-1])
