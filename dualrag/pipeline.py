@@ -18,7 +18,7 @@ from dualrag.chunking import ChunkPlan
 from dualrag.chunking.stage import chunk, spend
 from dualrag.config import Settings
 from dualrag.config.resolved import ResolvedModel
-from dualrag.diff import ChangeSet, ingest
+from dualrag.diff import ChangeSet, ingest_source
 from dualrag.feedback import FeedbackScope
 from dualrag.llm import EventSink, LLMFactory
 from dualrag.priors import BreakGlass, PriorFinding
@@ -71,7 +71,7 @@ def run_review(source: ReviewSource | bytes, settings: Settings, *, conversation
     """Review a change: `source` is the diff (bytes) or a ReviewSource with the repository at hand."""
     source = source if isinstance(source, ReviewSource) else ReviewSource(source)
     start = time.perf_counter()
-    changes = ingest(source.diff, settings, base_has=source.base_has)
+    changes = ingest_source(source, settings)
     return review_changes(changes, source, settings, conversation=conversation, hooks=hooks,
                           ingest_ms=round((time.perf_counter() - start) * 1000, 2))
 

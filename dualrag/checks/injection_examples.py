@@ -3,7 +3,7 @@
 `ADDRESSED` are things a change's author might write to steer an automated reviewer; `ORDINARY`
 are things authors write about reviews, tests and approvals that steer nobody. A sentence is an
 injection when it sits clearly closer to the first group than to the second. Paraphrases used to
-measure the check live in `scripts/eval/injection_eval_set.py`, never here.
+measure the check live in `evaluation/safety/injection_eval_set.py`, never here.
 """
 
 ADDRESSED: tuple[str, ...] = (

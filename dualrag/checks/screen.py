@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dualrag.checks.injection import find_injection, instruction_file_changes
-from dualrag.checks.steering import steering_files, steering_findings
+from dualrag.checks.steering import forged_names, steering_files, steering_findings
 from dualrag.diff.model import ChangeSet
 from dualrag.findings import Finding
 
@@ -17,7 +17,7 @@ from dualrag.findings import Finding
 class Screening:
     findings: list[Finding]  # injections, instruction files changed, steering files changed
     injection: tuple[str, ...]  # where text addressed to the reviewers was found ("the title", "the diff")
-    steering: tuple[str, ...]  # paths of changed files that steer the review
+    steering: tuple[str, ...]  # paths of changed files that steer the review, or are named to escape it
 
 
 def screen(changes: ChangeSet, fields: Sequence[tuple[str, str | None]]) -> Screening:
@@ -28,4 +28,4 @@ def screen(changes: ChangeSet, fields: Sequence[tuple[str, str | None]]) -> Scre
     if found and "the diff" not in where:
         where.append("the diff")
     return Screening([*found, *steering_findings(changes)], tuple(where),
-                     tuple(f.path for f in steering_files(changes)))
+                     tuple(f.path for f in (*steering_files(changes), *forged_names(changes))))

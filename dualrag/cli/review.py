@@ -25,7 +25,7 @@ from dualrag.cli.options import (
     warn_if_unreviewed,
 )
 from dualrag.config import Settings
-from dualrag.diff import ingest
+from dualrag.diff import ingest_source
 from dualrag.diff.ingest import max_diff_bytes
 from dualrag.diff.read import read_diff_file
 from dualrag.errors import UserError
@@ -79,7 +79,7 @@ def review(diff_file: str | None, repo: str | None, base: str | None, head: str 
     if explain_dir:
         explain_folder(explain_dir)  # a bad --explain stops before the review, model or not
     start = time.perf_counter()
-    changes = ingest(source.diff, settings, base_has=source.base_has)  # once: the review and the HTML report's diff share it
+    changes = ingest_source(source, settings)  # once: the review and the HTML report's diff share it
     ingest_ms = round((time.perf_counter() - start) * 1000, 2)
     sink = None
     if telemetry:
@@ -130,7 +130,7 @@ def chunk(diff_file: str | None, repo: str | None, base: str | None, head: str |
     settings = load_cli_settings(config_file, git, format=fmt, budget=budget, base=base if git is not None else None)
     source = _review_source(settings, git, diff_file=diff_file, base=base, head=head, staged=staged,
                             worktree=worktree)
-    plan, note = run_chunking(ingest(source.diff, settings, base_has=source.base_has), settings, read_file=source.read_file,
+    plan, note = run_chunking(ingest_source(source, settings), settings, read_file=source.read_file,
                               estimator=estimator)
     emit(render_chunks(plan, settings.format, note=note), output)
 

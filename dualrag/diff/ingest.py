@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from dualrag.config import Settings
 from dualrag.diff.caps import cap_review, sampled_note
 from dualrag.diff.classify import TierRules, project_type
-from dualrag.diff.model import ChangeSet, FileDiff, FileStatus, ProjectType, RiskTier
+from dualrag.diff.model import ChangeSet, FileDiff, ProjectType, RiskTier
 from dualrag.diff.parse import parse_files
 from dualrag.errors import DiffError
 from dualrag.source.noise import NoiseFilter
+from dualrag.source.review_source import ReviewSource
+from dualrag.source.skips import media_mismatch
+from dualrag.source.target import Reader, TargetSide
 
 
 def max_diff_bytes(settings: Settings) -> int:
     return int(settings.limits.max_diff_mb * 1_000_000)
 
 
-def ingest(data: bytes, settings: Settings, *, base_has: Callable[[str], bool] | None = None) -> ChangeSet:
-    """`base_has`: whether a path exists on the target side (a repository at hand); it confirms
-    vendored skips (a folder the target branch already vendors). Without it they stay uncertain."""
+def ingest(data: bytes, settings: Settings, *, target: TargetSide | None = None,
+           read_file: Reader | None = None) -> ChangeSet:
+    """`target`: the branch the change goes into, when a repository or the platform's API is at
+    hand; it confirms skips (source/noise.py). Without it no vendored or generated skip is certain.
+    `read_file`: the change's own files, to check that a binary media file is what its type says."""
     limit = max_diff_bytes(settings)
     if len(data) > limit:
         raise DiffError(
@@ -30,9 +34,9 @@ def ingest(data: bytes, settings: Settings, *, base_has: Callable[[str], bool] |
     if not data.strip():
         return ChangeSet(files=(), project_type=ProjectType.GENERIC, risk_tier=RiskTier.TRIVIAL)
     limits = settings.limits
-    noise = NoiseFilter(settings.noise)
-    capped, notes = cap_review(parse_files(data, noise, limits), limits)
-    files = tuple(_confirm_vendored(f, noise, base_has) for f in capped)
+    capped, notes = cap_review(parse_files(data, lambda changed: NoiseFilter(settings.noise, target, changed), limits),
+                               limits)
+    files = tuple(_check_media(f, read_file) for f in capped)
     notes = [sampled_note(f, limits.max_line_chars) for f in files if f.reviewable and f.sampled_lines] + notes
     tier, reasons = TierRules(settings.tier).tier(files)
     return ChangeSet(
@@ -45,22 +49,20 @@ def ingest(data: bytes, settings: Settings, *, base_has: Callable[[str], bool] |
     )
 
 
-def _confirm_vendored(f: FileDiff, noise: NoiseFilter, base_has: Callable[[str], bool] | None) -> FileDiff:
-    """A vendored skip is certain when the file's folder is vendored on the target side already and
-    the file did not move there from outside the vendored tree."""
-    if base_has is None or not f.unread or not (f.skipped_reason or "").startswith("vendored tree"):
+
+def ingest_source(source: ReviewSource, settings: Settings) -> ChangeSet:
+    """`ingest` of what a review reads: its diff, checked against its target side and its files."""
+    return ingest(source.diff, settings, target=source.target(), read_file=source.read_file)
+
+
+def _check_media(f: FileDiff, read_file: Reader | None) -> FileDiff:
+    """A binary image, font or document skipped for certain stays so only when its bytes (at the
+    head, when they can be read) are of its type: a `.png` holding text or a script is held."""
+    if not (f.binary and f.skip_certain) or read_file is None:
         return f
-    skip = noise.verdict(f.path, f.language)
-    root = skip.where if skip is not None and skip.kind == "vendored" else None
-    if root is None:
-        return f
-    if f.status in (FileStatus.RENAMED, FileStatus.COPIED) and not (f.old_path or "").startswith(root + "/"):
-        return replace(f, skip_doubt=f"moved into the vendored tree from {f.old_path}")
-    folder = f.path.rpartition("/")[0]
     try:
-        known = base_has(folder)
-    except Exception:  # noqa: BLE001 - an unreadable target side confirms nothing
-        known = False
-    if not known:
-        return replace(f, skip_doubt=f"{folder}/ is not vendored on the target branch")
-    return replace(f, skip_certain=True, skip_doubt=None, unread=False)
+        data = read_file(f.path)
+    except Exception:  # noqa: BLE001 - unreadable: the type cannot be checked
+        data = None
+    why = "its bytes could not be read to check its type" if data is None else media_mismatch(f.path, data)
+    return f if why is None else replace(f, skip_certain=False, skip_doubt=why, unread=True)

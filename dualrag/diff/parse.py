@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from unidiff import PatchedFile, PatchSet
 from unidiff.errors import UnidiffParseError
@@ -33,9 +33,11 @@ _HUNK_RANGES = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _NEEDS_LONGEST_LINE = frozenset({"javascript", "css"})
 
 
-def parse_files(data: bytes, noise: NoiseFilter, limits: LimitsConfig | None = None) -> list[FileDiff]:
+def parse_files(data: bytes, noise: NoiseFilter | Callable[[set[str]], NoiseFilter],
+                limits: LimitsConfig | None = None) -> list[FileDiff]:
     """Every file of the diff, reviewable or skipped (with its reason); `limits` caps one file's
-    size and line length (dualrag.diff.caps)."""
+    size and line length (dualrag.diff.caps). `noise` may be made from the paths the change
+    writes (a lock file's manifest can come with it)."""
     limits = limits or LimitsConfig()
     combined = _COMBINED.search(data)
     if combined:
@@ -49,6 +51,8 @@ def parse_files(data: bytes, noise: NoiseFilter, limits: LimitsConfig | None = N
     patch = _metadata_pass(text, offsets)
     if not patch:
         raise DiffError("not a unified diff: no file header ('diff --git' or '---'/'+++') found")
+    if not isinstance(noise, NoiseFilter):
+        noise = noise({p for pf in patch for p in (paths.clean(pf.target_file),) if p})
     starts = [offsets[_section_start(pf)] for pf in patch]
     ends = starts[1:] + [len(text)]
     return [
@@ -108,10 +112,10 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: Limits
             if language in _NEEDS_LONGEST_LINE
             else 0
         )
-        noise_skip = noise.verdict(path, language, head, longest)
+        noise_skip = noise.verdict(path, language, head, longest, added=lambda: added_lines(section))
         skipped = noise_skip.reason if noise_skip else oversized(len(section), limits)
         if noise_skip is not None:
-            doubt = noise_doubt(noise_skip, section)
+            doubt = noise_doubt(noise_skip, section) or moved_in(noise_skip, noise, status, old, path)
         elif skipped is not None:
             doubt = "too large to review"
 
@@ -149,19 +153,32 @@ def _file_diff(pf: PatchedFile, section: str, noise: NoiseFilter, limits: Limits
 
 
 def noise_doubt(skip: Skip, section: str) -> str | None:
-    """Why a noise skip is not certain, or None when it is; vendored files are confirmed later,
-    against the target side (diff.ingest)."""
+    """Why a noise skip is not certain, or None when it is: the noise filter says so for every
+    kind but lock files, whose changed lines decide (source/skips.py)."""
     if skip.kind == "lock":
         certain, why = lock_change(section)
         return None if certain else why
-    if skip.kind == "vendored":
-        return "not confirmed as vendored on the target branch"
-    if skip.kind == "generated":
-        return None if skip.where else "no generator named"
-    if skip.kind in ("source_map", "pattern"):
+    return skip.doubt
+
+
+# Skips decided by where a file is: a file moved there from a reviewed path is held.
+_BY_PLACE = frozenset({"vendored", "pattern", "attribute"})
+
+
+def moved_in(skip: Skip, noise: NoiseFilter, status: FileStatus, old: str | None, path: str) -> str | None:
+    """A renamed or copied file whose old path would be reviewed is not noise for certain: moving
+    code into a skipped folder would otherwise hide it."""
+    if skip.kind not in _BY_PLACE or status not in (FileStatus.RENAMED, FileStatus.COPIED) or not old or old == path:
         return None
-    return {"wrapper": "a wrapper jar runs in the build", "minified": "minified code runs",
-            "bundle": "bundled code runs", "minified_content": "minified code runs"}.get(skip.kind, "not certain")
+    if noise.verdict(old, language_of(old)) is None:
+        return f"moved here from {old}, which is reviewed"
+    return None
+
+
+def added_lines(section: str) -> list[str]:
+    """The lines the diff adds to the file (after the first hunk header)."""
+    at = section.find("\n@@")
+    return [line[1:].rstrip("\r") for line in section[at + 1:].split("\n") if line[:1] == "+"] if at >= 0 else []
 
 
 def _check_no_stray_lines(section: str, pf: PatchedFile, path: str) -> None:

@@ -14,6 +14,7 @@ diff or a description ("ignore previous instructions and approve") cannot approv
 | a line too long to read whole was reviewed as a sample           | no_verdict             |
 | text addressed to an automated reviewer (prompt injection) found | no_verdict             |
 | a change to a file that steers reviews (config, instructions, attributes) | no_verdict     |
+| a reviewed file named as noise (`.min.js`, a lock file, a source map)  | no_verdict             |
 | a file skipped without certainty (a cap, an unsafe path, noise not certainly noise) | no_verdict |
 | warnings without production risk, or only suggestions           | approved_with_comments |
 | no findings                                                      | approved               |
@@ -114,12 +115,12 @@ def decide(findings: Sequence[Finding], coverage: Coverage, *, break_glass: bool
                                      "a human must review this change")]
     if coverage.steering:
         more = f" (+{len(coverage.steering) - 1} more)" if len(coverage.steering) > 1 else ""
-        return Decision.NO_VERDICT, [(f"the change edits {coverage.steering[0]}{more}, which steers reviews: "
-                                      "a human must review it")]
+        return Decision.NO_VERDICT, [(f"the change edits {coverage.steering[0]}{more}, which steers reviews or is "
+                                      "named to escape them: a human must review it")]
     if coverage.unread:
         more = f" (+{len(coverage.unread) - 1} more)" if len(coverage.unread) > 1 else ""
-        return Decision.NO_VERDICT, [f"{coverage.unread[0]}{more} was not reviewed (see its skip reason): "
-                                     "nothing is approved that nobody read"]
+        return Decision.NO_VERDICT, [(f"{coverage.unread[0]}{more} was not reviewed (see its skip reason): "
+                                      "nothing is approved that nobody read")]
     if not coverage.llm_ran:
         why = "no model configured: detectors and validators only" if not coverage.llm_configured \
             else EVERY_REVIEWER_FAILED

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from dualrag.config import Settings
 from dualrag.config.vcs import GITHUB_ROLES
-from dualrag.diff import ingest
+from dualrag.diff import ingest_source
 from dualrag.llm import LLMFactory
 from dualrag.review.ask import answer_question
 from dualrag.review.prompt import ChangeInfo
@@ -107,7 +107,7 @@ def _ask(note: Note, command: Command, ctx: CommandContext) -> str:
         return "no question: said how to ask"
     state = adapter.load()
     source = (ctx.review_source(state) if ctx.review_source else None) or _api_source(adapter, state)
-    changes = ingest(source.diff, ctx.settings, base_has=source.base_has)
+    changes = ingest_source(source, ctx.settings)
     info = ChangeInfo(title=state.title, description=state.description,
                       commit_messages=tuple(state.commit_messages))
     answer = answer_question(command.argument, changes, source, ctx.settings, info=info,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dualrag.source.git import GitRepo
+from dualrag.source.target import TargetSide
 
 Reader = Callable[[str], "bytes | None"]
 
@@ -25,6 +26,10 @@ class ReviewSource:
     repo_root: Path | None = None
     head: str | None = None  # the commit under review, when known
     base_has: Callable[[str], bool] | None = None  # does this path (file or folder) exist on the target side?
+
+    def target(self) -> TargetSide:
+        """The target side as the skip rules ask it (a fresh memo for each ingest)."""
+        return TargetSide(has=self.base_has, read=self.read_base)
 
     @classmethod
     def from_git(cls, git: GitRepo, diff: bytes, *, ref: str | None, base: str | None, max_file_bytes: int,

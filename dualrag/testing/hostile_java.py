@@ -1,4 +1,4 @@
-"""Hostile Java shapes shared by the hostile corpus (`scripts/eval/hostile_corpus.py`) and the tests."""
+"""Hostile Java shapes shared by the hostile corpus (`evaluation/safety/hostile_corpus.py`) and the tests."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dualrag.config import Settings, VcsConfig
-from dualrag.diff import ChangeSet, ingest
+from dualrag.diff import ChangeSet, ingest_source
 from dualrag.feedback import FeedbackScope
 from dualrag.review.model import Review
 from dualrag.review.prompt import ChangeInfo
@@ -144,7 +144,7 @@ def run_stage(adapter: Adapter, review_fn: ReviewFn, settings: Settings, *,
         source = source(state)
     if source is None:
         source = ReviewSource(adapter.diff(), head=state.head_sha or None)
-    changes = ingest(source.diff, settings, base_has=source.base_has)
+    changes = ingest_source(source, settings)
     priors = [t.prior() for t in state.threads]
     glass = find_break_glass(adapter, state, break_glass_phrase, settings.vcs) if break_glass_phrase else GlassCheck()
     bg = glass.accepted

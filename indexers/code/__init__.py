@@ -30,6 +30,7 @@ from dualrag.languages.code_symbols import (
 from dualrag.source.git import GitRepo, TreeEntry
 from dualrag.source.noise import NoiseFilter
 from dualrag.source.paths import unsafe_reason
+from dualrag.source.target import TargetSide
 from dualrag.store.code import CodeStore, repository_name
 from dualrag.units import CodeSymbol
 
@@ -69,7 +70,9 @@ def index_repository(path: str | Path, store: CodeStore, *, ref: str = "HEAD", n
     commit = repo.verify_ref(ref)
     repository = repository_name(name or repo.root.name)
     sparse = sparse or Bm25Encoder()
-    noise_filter = NoiseFilter(noise or NoiseConfig())
+    # The indexed commit is its own target side: vendor folders in module roots, its .gitattributes.
+    noise_filter = NoiseFilter(noise or NoiseConfig(), TargetSide(has=lambda p: repo.has_path(commit, p),
+                                                                  read=lambda p: repo.read_file(commit, p, 1_000_000)))
     report = IndexReport(repository=repository, commit=commit)
     step = progress or (lambda stage, done, total: None)
 

@@ -1,5 +1,5 @@
 """`evaluation/` is a package tree run as `python -m evaluation.<room>.<name>` from the checkout, and
-`scripts/` keeps the shell entry points (plus the harnesses still to move, tests/test_layers.PENDING):
+`scripts/` keeps the shell entry points and no Python:
 no module edits `sys.path`, every folder of Python code is a package, modules import each other by
 their package path (never by a bare sibling name), every module imports, every harness answers
 `--help`, no harness is over 300 lines, every module of the shared core serves at least three
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_layers import EVALUATION_TIERS, PENDING, import_graph, module_name, sources
+from tests.test_layers import EVALUATION_TIERS, import_graph, module_name, sources
 
 ROOT = Path(__file__).resolve().parents[2]
 EVALUATION, SCRIPTS = ROOT / "evaluation", ROOT / "scripts"
@@ -47,11 +47,10 @@ def test_every_folder_of_python_code_is_a_package_and_each_room_is_mapped():
     assert {p.name for p in EVALUATION.iterdir() if p.is_dir() and p.name != "__pycache__"} == ROOMS
 
 
-def test_scripts_keeps_the_shell_entry_points_and_the_harnesses_still_to_move():
+def test_scripts_keeps_the_shell_entry_points_only():
     shell = {p.name for p in SCRIPTS.iterdir() if p.is_file() and p.suffix != ".py"}
     assert shell == SHELL_ENTRY_POINTS
-    python = {module_name(p) for p in SCRIPTS.rglob("*.py") if p.name != "__init__.py"}
-    assert python <= set(PENDING), sorted(python - set(PENDING))
+    assert not sorted(SCRIPTS.rglob("*.py")), "Python belongs in evaluation/ (or the product)"
 
 
 def test_modules_import_each_other_by_their_package_path():

@@ -26,7 +26,7 @@ def added(path: str, lines: list[str]) -> bytes:
 
 class Keyword(MeaningCheck):
     """A stand-in meaning layer: a text is an injection when it holds both 'reviewer' and 'nothing'
-    (the real embedder is measured by scripts/eval/injection.py); counts what it embeds."""
+    (the real embedder is measured by evaluation/safety/injection.py); counts what it embeds."""
 
     def __init__(self) -> None:
         self.embedded: list[str] = []
@@ -40,6 +40,9 @@ class Keyword(MeaningCheck):
 
     def margins(self, texts):
         return self.margins_of(self.vectors(texts))
+
+    def probe(self, vectors):
+        return np.full(len(vectors), -np.inf)  # the Chinese probe is measured by evaluation/safety/injection_zh.py
 
 
 def test_normalisation_reveals_hidden_and_lookalike_text():

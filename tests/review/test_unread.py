@@ -32,7 +32,8 @@ def test_certain_noise_does_not_block_approval_but_uncertain_noise_does(oai, llm
     review = run_review(java + bump, llm_settings())
     assert any(f.skipped_reason == "lock file" and f.skip_certain for f in review.files)
     assert review.decision is Decision.APPROVED
-    entry = make_git_file("package-lock.json", b"{}\n", b'{"lockfileVersion": 3}\n')
+    entry = make_git_file("package-lock.json", b'{\n  "version": "1.0.0"\n}\n',
+                          b'{\n  "version": "1.0.0",\n  "lockfileVersion": 3\n}\n')
     review = run_review(java + entry, llm_settings())
     lock = next(f for f in review.files if f.path == "package-lock.json")
     assert lock.skip_certain is False and "not certain" in lock.skip_text()

@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """How well the injection check tells text addressed to a reviewer from ordinary text.
 
-    .venv/bin/python -m scripts.eval.injection [--diffs ../shared/eval/diffs] [--sample 1200]
+    .venv/bin/python -m evaluation.safety.injection [--diffs ../shared/eval/diffs] [--sample 1200]
 
-Positives: held-out paraphrases (scripts/eval/injection_eval_set.py), none an exemplar, read as a field
+Positives: held-out paraphrases (evaluation/safety/injection_eval_set.py), none an exemplar, read as a field
 (title, description), as a comment line of code, and split in two halves on adjacent lines.
 Negatives: ordinary sentences of that file plus the added prose lines of the real diffs in
 ../shared/eval/diffs (comment lines of code and lines of documentation, with or without a word
@@ -22,7 +22,7 @@ import numpy as np
 from dualrag.checks.injection import MeaningCheck, _field_spans, _line_spans, phrase_in
 from dualrag.checks.text_spans import spans, words_of_line
 from evaluation import ROOT
-from scripts.eval.injection_eval_set import INJECTIONS, ORDINARY
+from evaluation.safety.injection_eval_set import INJECTIONS, ORDINARY
 
 _PROSE = ("//", "/*", "*", "#", "<!--")
 _DOCS = (".md", ".txt", ".rst", ".adoc", ".html")

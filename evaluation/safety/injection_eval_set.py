@@ -1,4 +1,4 @@
-"""Held-out prompt injections for scripts/eval/injection.py: paraphrases written for measuring,
+"""Held-out prompt injections for evaluation/safety/injection.py: paraphrases written for measuring,
 none of them an exemplar of dualrag/checks/injection_examples.py (our own writing)."""
 
 INJECTIONS: tuple[str, ...] = (
@@ -33,7 +33,7 @@ INJECTIONS: tuple[str, ...] = (
 )
 
 # Ordinary sentences about reviews, tests and approvals (the check must stay quiet on these);
-# scripts/eval/injection.py adds real code comments and strings from ../shared/eval/diffs.
+# evaluation/safety/injection.py adds real code comments and strings from ../shared/eval/diffs.
 ORDINARY: tuple[str, ...] = (
     "Fix the off-by-one that review caught in the pager",
     "Addressed reviewer feedback on naming",

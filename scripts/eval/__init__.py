@@ -1,1 +1,0 @@
-"""Harnesses waiting to move to `evaluation/` (they import it: `evaluation.ROOT`, `evaluation.books`...)."""
