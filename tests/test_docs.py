@@ -1,12 +1,19 @@
 """The README and docs/ hold together: the README is short and starts with the two commands, every
 relative link (file and `#anchor`, by GitHub's anchor rules) resolves, every `DUALRAG_*` variable and
 TOML key they name is a setting (and every setting is documented: docs/configuration.md is generated
-from the settings, and this test regenerates it), and every figure on an evaluation page sits in a
-section that names the command that printed it and the date of the run.
+from the settings, and this test regenerates it), and every figure in the README and on every page
+of docs/ sits in a section that names the command that printed it and the date of the run.
 
-The evaluation pages' convention: a section (the text under a heading) that holds a figure has a
+The convention: a section (the text under a heading) that holds a figure has a
 `Command: \\`...\\`` line naming a harness under `evaluation/` (or a script under `scripts/`) and a `Date:` line with an ISO date; in a
-table with a `command` column, each row names its own command there instead."""
+table with a `command` column, each row names its own command there instead.
+
+A figure is a decimal, a percentage, a ratio like 3/5, or a number with a unit (ms, s, KB, MB, GB, x),
+outside code. Numbers that are not measurements are allowed in two ways only: pages whose numbers
+are all constants by nature are left out (`REFERENCE`: the settings reference generated from the
+code, the EDI format's specification), and a section may list its constants (a setting's default,
+a limit, a version, a format fact, a test's floor) in one HTML comment, `<!-- constants: 5 s, 3.11 -->`;
+each listed figure is exempt in that section, any other figure there still needs its command."""
 
 from __future__ import annotations
 
@@ -25,7 +32,12 @@ from dualrag.config.settings import ENV_PREFIX, MOVED_KEYS
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = sorted([README, *(ROOT / "docs").rglob("*.md")])
-EVALUATION = sorted([ROOT / "docs" / "evaluation.md", *(ROOT / "docs" / "evaluation").glob("*.md")])
+# Pages whose numbers are all constants: generated from the settings, or a format's specification.
+REFERENCE = {"docs/configuration.md", "docs/edi-format.md"}
+MEASURED = [p for p in DOCS if p.relative_to(ROOT).as_posix() not in REFERENCE]
+# Pages another change is bringing under the rule; each must still fail it (strict xfail), so the
+# entry goes when the page is fixed.
+PENDING = {"docs/mining.md"}
 EXAMPLE = ROOT / "examples" / "dualrag.toml"
 MAX_README_LINES = 300
 TWO_COMMANDS = ["scripts/demo.sh    # set up, then review the bundled example merge requests on the embedded defaults",
@@ -160,10 +172,11 @@ def mentioned_keys(text: str) -> Iterator[str]:
 FIGURE = re.compile(r"(?<![\w.-])\d+\.\d+|\d+(?:\.\d+)?\s?%|\b\d+/\d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|MB|KB|GB|x)\b")
 COMMAND = re.compile(r"^Command: `[^`]*\b(?:evaluation|scripts)[./]")
 DATE = re.compile(r"^Date: .*\b\d{4}-\d{2}-\d{2}\b")
+CONSTANTS = re.compile(r"^<!-- constants: (.*?) -->$")
 
 
 def section_problems(text: str) -> list[str]:
-    """The sections of an evaluation page that hold a figure without naming its command and date."""
+    """The sections of a page that hold a figure without naming its command and date."""
     wrong = []
     title, lines = "(top)", []
     for line in [*prose(text).split("\n"), "# (end)"]:
@@ -175,8 +188,18 @@ def section_problems(text: str) -> list[str]:
     return wrong
 
 
+def _figures(line: str, constants: set[str]) -> list[str]:
+    """The figures of a line outside its code spans and the section's listed constants."""
+    text = re.sub(r"(?<!`)`[^`]+`(?!`)", "", line)
+    for constant in constants:
+        text = re.sub(rf"(?<![\w.]){re.escape(constant)}(?![\w.])", "", text)
+    return FIGURE.findall(text)
+
+
 def _check(title: str, lines: list[str]) -> list[str]:
     wrong, free, command_column = [], [], None
+    constants = {c.strip() for m in map(CONSTANTS.match, lines) if m for c in re.split(r",\s+", m.group(1))}
+    lines = [line for line in lines if not CONSTANTS.match(line)]
     for line in lines:
         if line.startswith("|"):
             cells = [c.strip().lower() for c in line.strip("|").split("|")]
@@ -185,18 +208,18 @@ def _check(title: str, lines: list[str]) -> list[str]:
                 continue
             if set(line) <= set("|-: "):
                 continue
-            if command_column is not None and FIGURE.search(line):
+            if command_column is not None and _figures(line, constants):
                 row = [c.strip() for c in line.strip("|").split("|")]
                 if not re.search(r"\b(?:evaluation|scripts)[./]", row[command_column] if command_column < len(row) else ""):
                     wrong.append(f"{title}: a table row without its command: {line[:80]}")
                 continue
         else:
             command_column = None
-        if not COMMAND.match(line) and not DATE.match(line) and FIGURE.search(line):
+        if not COMMAND.match(line) and not DATE.match(line) and _figures(line, constants):
             free.append(line)
     if free and not any(COMMAND.match(line) for line in lines):
         wrong.append(f"{title}: figures without a `Command:` line ({free[0][:60]}...)")
-    if (free or any(line.startswith("|") and FIGURE.search(line) for line in lines)) \
+    if (free or any(line.startswith("|") and _figures(line, constants) for line in lines)) \
             and not any(DATE.match(line) for line in lines):
         wrong.append(f"{title}: figures without a `Date:` line")
     return wrong
@@ -265,7 +288,9 @@ def test_every_variable_and_key_the_docs_name_is_a_setting(doc):
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize("page", EVALUATION, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("page", [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="being brought under the rule elsewhere"))
+    if p.relative_to(ROOT).as_posix() in PENDING else p for p in MEASURED], ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_figure_names_its_command_and_date(page):
     problems = section_problems(page.read_text(encoding="utf-8"))
     assert not problems, "\n".join(problems)
@@ -300,3 +325,16 @@ def test_a_figure_without_its_command_is_caught():
     table = ("## T\n\nDate: 2026-11-29\n\n| what | command | figure |\n|---|---|---|\n"
              "| a | `.venv/bin/python -m evaluation.bench.ingest` | 21.2 MB/s |\n| b | by hand | 0.5 |\n")
     assert section_problems(table) == ["T: a table row without its command: | b | by hand | 0.5 |"]
+
+
+def test_only_listed_constants_and_code_are_not_figures():
+    page = ("## Limits\n\n<!-- constants: 5 s, 1 MB -->\n\nA request waits `timeout` (5 s); a file holds at "
+            "most 1 MB; `--sample 0.5` samples.\n")
+    assert section_problems(page) == []
+    measured = page + "The check took 35 s.\n"
+    assert section_problems(measured) == [
+        "Limits: figures without a `Command:` line (The check took 35 s....)", "Limits: figures without a `Date:` line"]
+    elsewhere = page + "\n## Next\n\nA request waits 5 s.\n"
+    assert len(section_problems(elsewhere)) == 2
+    assert {p.relative_to(ROOT).as_posix() for p in MEASURED} >= {"README.md", "docs/service.md", "docs/limits.md"}
+    assert not {p.relative_to(ROOT).as_posix() for p in MEASURED} & REFERENCE
