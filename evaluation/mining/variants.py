@@ -18,7 +18,9 @@ leave-one-book-out choice of `evaluation.mining.detectors` made for every book
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import statistics
 import sys
 import time
 from collections import Counter
@@ -69,6 +71,14 @@ def main() -> int:
         systems = {"baseline": full(book, BASELINE.options(base)),
                    "lattice": full(book, LATTICE.options(base)),
                    "lattice + model variants": full(book, LATTICE.options(replace(base, variants_for=variants_for)))}
+        answers = [writer.one(u) for u in book.units if u.rule_id in labelled and u.bad_examples]
+        close = [difflib.SequenceMatcher(None, bad[0], u.bad_examples[0]).ratio()
+                 for u, (bad, _) in zip((u for u in book.units if u.rule_id in labelled and u.bad_examples), answers)
+                 if bad]
+        print(f"{name}: the model's answers: {sum(1 for b, g in answers if not b and not g)} without code, "
+              f"{sum(1 for b, g in answers if b and not g)} without a near miss; violating variants' similarity to "
+              f"the example, median {statistics.median(close) if close else 0:.2f} "
+              f"({sum(c > 0.8 for c in close)} of {len(close)} above 0.8)")
         turned = Counter(c.step.split("+")[0] for r in systems["lattice + model variants"].report.rules
                          if r.rule_id in labelled for c in r.climb if "compliant variant" in c.outcome)
         carried = sum(1 for u in systems["lattice + model variants"].units if u.detect.mined.variants)
