@@ -15,15 +15,15 @@ the document gave it and is counted, never fatal.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
-from dualrag.llm.errors import LLMError, Truncated
+from dualrag.llm.errors import LLMError
 from dualrag.llm.types import LLMRequest, Message
 from dualrag.retrieval.self_check import MIN_CASES, MIN_EXAMPLE_CHARS
+from dualrag.review.model_ask import answer_text, request_key
 from dualrag.review.prompt import template
 from dualrag.review.sanitize import sanitize
 from dualrag.units import RuleUnit
@@ -64,7 +64,7 @@ class ExampleWriter:
         return self._key(example_request(unit, self.language))
 
     def _key(self, request: LLMRequest) -> str:
-        return hashlib.sha256(f"{self.model}\n{request.messages[0].content}".encode()).hexdigest()
+        return request_key(self.model, request)
 
     def one(self, unit: RuleUnit) -> RuleUnit:
         if unit.bad_examples or unit.model_examples:
@@ -76,9 +76,7 @@ class ExampleWriter:
                 return unit
             self.asked += 1
             try:
-                text = self.client.complete(request).text  # type: ignore[attr-defined]
-            except Truncated as exc:  # a model that runs on past its example: its first lines are the example
-                text = exc.response.text if exc.response is not None else ""
+                text = answer_text(self.client, request)
             except LLMError as exc:
                 self.failures.append(f"{unit.rule_id}: {exc}")
                 return unit

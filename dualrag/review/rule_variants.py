@@ -15,7 +15,6 @@ without variants.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -24,8 +23,9 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dualrag.llm.errors import LLMError, Truncated
+from dualrag.llm.errors import LLMError
 from dualrag.llm.types import LLMRequest, Message
+from dualrag.review.model_ask import answer_text, request_key
 from dualrag.review.prompt import template
 from dualrag.review.sanitize import sanitize
 from dualrag.units import RuleUnit
@@ -89,15 +89,13 @@ class VariantWriter:
 
     def one(self, unit: RuleUnit) -> Pair:
         request = variants_request(unit, self.language)
-        key = hashlib.sha256(f"{self.model}\n{request.messages[0].content}".encode()).hexdigest()
+        key = request_key(self.model, request)
         if key not in self.cache:
             if self.client is None:
                 return (), ()
             self.asked += 1
             try:
-                text = self.client.complete(request).text  # type: ignore[attr-defined]
-            except Truncated as exc:  # the blocks it finished still count
-                text = exc.response.text if exc.response is not None else ""
+                text = answer_text(self.client, request)  # a cut-off answer: the blocks it finished count
             except LLMError as exc:
                 self.failures.append(f"{unit.rule_id}: {exc}")
                 return (), ()
