@@ -44,6 +44,13 @@ def _err() -> Console:
     return make_console(stderr=True)
 
 
+
+model_variants_option = click.option(
+    "--model-variants/--no-model-variants", default=None,
+    help="Have the configured model write a compliant near miss of each rule's example, which a mined detector "
+         "must stay quiet on past its examples (default: [rules] model_variants, off).")
+
+
 @click.group("index")
 def index() -> None:
     """Index rule documents or a repository into the store."""
@@ -65,9 +72,7 @@ def index() -> None:
 @click.option("--model-examples/--no-model-examples", default=None,
               help="Have the configured model write a counter-example for each rule that has none, in a "
                    "document showing fewer than 12 (default: [rules] model_examples, on with a model).")
-@click.option("--model-variants/--no-model-variants", default=None,
-              help="Have the configured model write a compliant near miss of each rule's example, which a mined "
-                   "detector must stay quiet on past its examples (default: [rules] model_variants, off).")
+@model_variants_option
 @config_option
 @debug_option
 def index_rules(paths: tuple[str, ...], bundled: bool, kb: str, store: str | None, prune: bool, dry_run: bool,
@@ -447,9 +452,7 @@ def rules() -> None:
 @click.option("--mine/--no-mine", default=None, help="Mine detectors from the examples as 'index rules' would "
                                                      "(default: [rules] mine, on).")
 @click.option("--rejected", is_flag=True, help="List every mined candidate that failed verification, with why.")
-@click.option("--model-variants/--no-model-variants", default=None,
-              help="Have the configured model write a compliant near miss of each rule's example, which a mined "
-                   "detector must stay quiet on past its examples (default: [rules] model_variants, off).")
+@model_variants_option
 @config_option
 @debug_option
 def rules_inspect(paths: tuple[str, ...], kb: str, fmt: str, mine: bool | None, rejected: bool,

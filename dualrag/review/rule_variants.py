@@ -16,13 +16,13 @@ without variants.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import UserDict
 from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dualrag.config.paths import user_cache_dir
 from dualrag.llm.errors import LLMError
 from dualrag.llm.types import LLMRequest, Message
 from dualrag.review.model_ask import answer_text, request_key
@@ -54,8 +54,7 @@ class CachedVariants(UserDict):
 
     @classmethod
     def default(cls) -> CachedVariants:
-        cache = os.environ.get("XDG_CACHE_HOME")
-        return cls((Path(cache) if cache else Path.home() / ".cache") / "dualrag" / "variants.json")
+        return cls(user_cache_dir() / "variants.json")
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

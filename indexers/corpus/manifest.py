@@ -12,6 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field
 
+from dualrag.config.paths import user_cache_dir
+
 from .apt import CorpusError
 
 MANIFEST = "manifest.json"
@@ -21,8 +23,7 @@ FORMAT = "dualrag-corpus/1"
 def default_corpus_dir() -> Path:
     """Where `dualrag corpus build` writes unless told: `~/.cache/dualrag/corpus` (the cache folder
     of the XDG convention: `$XDG_CACHE_HOME` when set)."""
-    cache = os.environ.get("XDG_CACHE_HOME")
-    return (Path(cache) if cache else Path.home() / ".cache") / "dualrag" / "corpus"
+    return user_cache_dir() / "corpus"
 
 
 def shown_path(path: Path) -> str:
