@@ -8,7 +8,9 @@ the correct output here is an empty list"), so three layers run, cheapest first:
 1. normalise (`unicode_text.py`): NFKC, format characters removed (zero-width, U+2063, bidi
    controls), Unicode tag characters spelled out, Cyrillic/Greek look-alikes folded to Latin;
    decoded layers added for base64 runs, %-escapes, \\uXXXX escapes and HTML entities;
-2. phrases: imperative phrases aimed at a reviewer, English and Chinese (`PHRASES`), on every line;
+2. phrases: imperative phrases aimed at a reviewer, English and Chinese (`PHRASES`), on every line,
+   and instructions that rewrite the review's own output (its severities, verdict or findings:
+   `vocabulary.py`), which read like a log filter's comment to the meaning layer;
 3. meaning: *every* sentence-like span (`text_spans.py`: prose, comments, string literals,
    identifiers split into words, paths) is embedded with the bundled multilingual embedder and
    compared with our exemplars (`injection_examples.py`), and so is each pair of adjacent spans
@@ -45,6 +47,7 @@ from dualrag.checks.injection_examples import ADDRESSED, ORDINARY
 from dualrag.checks.text_spans import spans, words_of_line, words_of_path
 from dualrag.checks.trojan_source import hidden_text_findings, trojan_source_findings
 from dualrag.checks.unicode_text import normalise
+from dualrag.checks.vocabulary import vocabulary_change
 from dualrag.diff.model import ChangeSet
 from dualrag.findings import Finding
 
@@ -118,6 +121,16 @@ def phrase_in(text: str) -> str | None:
     for layer in layers(text):
         if m := PHRASES.search(layer):
             return m.group(0)
+    return None
+
+
+def rewrite_in(text: str, path: str = "") -> str | None:
+    """An instruction to change the review's own severities, verdict or findings
+    (`vocabulary.py`), in any layer of a field (no `path`) or of a line of the file at `path`."""
+    for layer in layers(text):
+        for s in spans(words_of_line(layer, path) if path else layer):
+            if hit := vocabulary_change(s):
+                return f"an instruction to change the review's output ({hit})"
     return None
 
 
@@ -229,7 +242,7 @@ def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],
     for name, text in fields:
         if not text:
             continue
-        if phrase_in(text):
+        if phrase_in(text) or rewrite_in(text):
             where.append(name)
         else:
             streams.append(_field_spans(name, text))
@@ -246,9 +259,10 @@ def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],
                 if line.kind == "-" or line.new_no is None or not line.text.strip():
                     continue
                 added = line.kind == "+"
-                if phrase := phrase_in(line.text) or phrase_in(words_of_line(normalise(line.text), f.path)):
+                phrase = phrase_in(line.text) or phrase_in(words_of_line(normalise(line.text), f.path))
+                if why := (phrase and f"the phrase {phrase!r}") or rewrite_in(line.text, f.path):
                     if added:
-                        line_hits[(f.path, line.new_no)] = f"the phrase {phrase!r}"
+                        line_hits[(f.path, line.new_no)] = why
                     else:
                         _hold(where, f"context lines of {f.path}")
                     continue
