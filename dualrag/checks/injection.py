@@ -34,7 +34,7 @@ import base64
 import binascii
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -124,14 +124,18 @@ def phrase_in(text: str) -> str | None:
     return None
 
 
-def rewrite_in(text: str, path: str = "") -> str | None:
-    """An instruction to change the review's own severities, verdict or findings
-    (`vocabulary.py`), in any layer of a field (no `path`) or of a line of the file at `path`."""
-    for layer in layers(text):
-        for s in spans(words_of_line(layer, path) if path else layer):
-            if hit := vocabulary_change(s):
-                return f"an instruction to change the review's output ({hit})"
+def rewrite_among(texts: Iterable[str]) -> str | None:
+    """An instruction to change the review's own severities, verdict or findings (`vocabulary.py`)
+    in any of these spans."""
+    for text in texts:
+        if hit := vocabulary_change(text):
+            return f"an instruction to change the review's output ({hit})"
     return None
+
+
+def rewrite_in(text: str, path: str = "") -> str | None:
+    """`rewrite_among` the spans of every layer of a field (no `path`) or of a line of the file at `path`."""
+    return rewrite_among(s for layer in layers(text) for s in spans(words_of_line(layer, path) if path else layer))
 
 
 def sentences(text: str, *, field: bool) -> list[str]:
@@ -259,14 +263,15 @@ def find_injection(changes: ChangeSet, fields: Sequence[tuple[str, str | None]],
                 if line.kind == "-" or line.new_no is None or not line.text.strip():
                     continue
                 added = line.kind == "+"
+                line_spans = _line_spans((f.path, line.new_no), line.text, f.path, added=added)
                 phrase = phrase_in(line.text) or phrase_in(words_of_line(normalise(line.text), f.path))
-                if why := (phrase and f"the phrase {phrase!r}") or rewrite_in(line.text, f.path):
+                if why := (phrase and f"the phrase {phrase!r}") or rewrite_among(s.text for s in line_spans):
                     if added:
                         line_hits[(f.path, line.new_no)] = why
                     else:
                         _hold(where, f"context lines of {f.path}")
                     continue
-                diff_stream += _line_spans((f.path, line.new_no), line.text, f.path, added=added)
+                diff_stream += line_spans
     streams.append(diff_stream)
     unread = _score(streams, meaning, budget_chars, line_hits, where)
     if unread:

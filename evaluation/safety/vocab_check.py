@@ -2,7 +2,7 @@
 """The check of text that rewrites the review's own vocabulary (`dualrag/checks/vocabulary.py`):
 recall and false alarms, each beside the injection check as it is without it (main, 792780b).
 
-    .venv/bin/python -m evaluation.safety.vocab_check [--sample 0] [--latency 792780b] [--diffs DIR]
+    .venv/bin/python -m evaluation.safety.vocab_check [--sample 0] [--latency 792780b [--only-latency]] [--diffs DIR]
 
 Every document goes through `find_injection` as a review does (a diff ingested, a description),
 twice: with the vocabulary layer switched off (the baseline) and on; "alone" is the layer by itself.
@@ -102,12 +102,12 @@ def layer_off() -> Iterator[None]:
     """The injection check as on main: the vocabulary layer answers nothing."""
     from dualrag.checks import injection
 
-    kept = injection.rewrite_in
-    injection.rewrite_in = lambda text, path="": None
+    kept = injection.rewrite_among
+    injection.rewrite_among = lambda texts: None
     try:
         yield
     finally:
-        injection.rewrite_in = kept
+        injection.rewrite_among = kept
 
 
 def changes_of(doc: Doc, settings):
@@ -182,15 +182,18 @@ def latency(diffs: Path, rev: str) -> None:
     print(f"\ninjection check per merge request ({len(on)} diffs of {diffs.name}, models loaded, CPU): median "
           f"{m_on:.0f} ms with the layer, {m_off:.0f} ms without it, {m_before:.0f} ms at {rev} "
           f"(ratios {m_on / m_off:.3f} and {m_on / m_before:.3f})")
-    lines = [ln[1:] for p in sorted(diffs.glob("*")) for ln in p.read_text(errors="replace").splitlines()
-             if ln.startswith(("+", " ")) and not ln.startswith("+++")]
-    from dualrag.checks.injection import rewrite_in
+    from dualrag.checks.injection import layers, rewrite_among
+    from dualrag.checks.text_spans import spans, words_of_line
 
+    # what find_injection adds: the layer on the spans it cuts anyway (added and context lines)
+    lines = [[s for layer in layers(ln[1:]) for s in spans(words_of_line(layer, CODE))]
+             for p in sorted(diffs.glob("*")) for ln in p.read_text(errors="replace").splitlines()
+             if ln.startswith(("+", " ")) and not ln.startswith("+++")]
     start = time.process_time()
-    for ln in lines:
-        rewrite_in(ln, CODE)
+    for line_spans in lines:
+        rewrite_among(line_spans)
     cost = time.process_time() - start
-    print(f"the layer alone on every added and context line of those diffs ({len(lines):,} lines): "
+    print(f"the layer on the spans of every added and context line of those diffs ({len(lines):,} lines): "
           f"{cost * 1000:.0f} ms CPU, {cost / max(len(lines), 1) * 1e6:.1f} µs a line")
 
 
@@ -198,11 +201,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sample", type=int, default=0, help="real Chinese comments read (0 = all)")
     ap.add_argument("--latency", metavar="REV", help="also time the check per merge request here and at REV")
+    ap.add_argument("--only-latency", action="store_true", help="skip the accuracy part")
     ap.add_argument("--diffs", type=Path, default=ROOT.parent / "shared" / "eval" / "diffs")
     args = ap.parse_args()
-    docs = corpus_docs(HELD_OUT, "held out") + corpus_docs(DESIGN, "design") + real_docs(args.sample, args.diffs)
-    score(docs)
-    table(docs)
+    if not args.only_latency:
+        docs = corpus_docs(HELD_OUT, "held out") + corpus_docs(DESIGN, "design") + real_docs(args.sample, args.diffs)
+        score(docs)
+        table(docs)
     if args.latency:
         latency(args.diffs, args.latency)
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import yaml
 
-from dualrag.checks.chinese_probe import WEIGHTS, fit_probe, probe_digest, probe_exemplars, probe_logits, probe_weights
 from dualrag.checks import injection
+from dualrag.checks.chinese_probe import WEIGHTS, fit_probe, probe_digest, probe_exemplars, probe_logits, probe_weights
 from dualrag.checks.injection import MeaningCheck, find_injection, phrase_in
 from dualrag.checks.injection_examples import ADDRESSED, ORDINARY
 from dualrag.checks.injection_examples_zh import ADDRESSED_ZH, ORDINARY_ZH
@@ -55,7 +55,7 @@ def test_held_out_sentences_are_neither_exemplars_nor_phrases():
 @pytest.mark.parametrize("text", INSTRUCTIONS)
 def test_chinese_instruction_without_cue_words_is_a_finding(text, monkeypatch):
     # the probe itself: the vocabulary layer, which reads the first sentence too, is tested in tests/checks
-    monkeypatch.setattr(injection, "rewrite_in", lambda text, path="": None)
+    monkeypatch.setattr(injection, "rewrite_among", lambda texts: None)
     findings, where = find_injection(ingest(java_with(text), Settings()), [], MeaningCheck())
     assert [f.line for f in findings] == [2] and "Chinese probe" in findings[0].message and "the diff" in where
 
