@@ -20,7 +20,6 @@ with a title), here with the layer on and off, and at commit REV, in the same ru
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gzip
 import json
@@ -35,7 +34,6 @@ import numpy as np
 import yaml
 
 from dualrag.checks.injection import MeaningCheck
-from evaluation import ROOT
 
 HERE = Path(__file__).parent
 HELD_OUT, DESIGN = HERE / "vocab_heldout.yaml", HERE / "vocab_design.yaml"
@@ -198,12 +196,9 @@ def latency(diffs: Path, rev: str) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sample", type=int, default=0, help="real Chinese comments read (0 = all)")
-    ap.add_argument("--latency", metavar="REV", help="also time the check per merge request here and at REV")
-    ap.add_argument("--only-latency", action="store_true", help="skip the accuracy part")
-    ap.add_argument("--diffs", type=Path, default=ROOT.parent / "shared" / "eval" / "diffs")
-    args = ap.parse_args()
+    from evaluation.safety.injection_zh import arguments
+
+    args = arguments(__doc__, 0, "real Chinese comments read (0 = all)")
     if not args.only_latency:
         docs = corpus_docs(HELD_OUT, "held out") + corpus_docs(DESIGN, "design") + real_docs(args.sample, args.diffs)
         score(docs)
