@@ -19,7 +19,6 @@ each with its title) here and at commit REV, in the same run.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import os
@@ -277,17 +276,9 @@ def accuracy(sample: int) -> None:
     print(f"shipped: PROBE_L2 = {PROBE_L2}, PROBE_LIMIT = {PROBE_LIMIT} (chosen per direction: {chosen})")
 
 
-def arguments(doc: str, sample: int, sample_help: str) -> argparse.Namespace:
-    """The options of this harness and of vocab_check.py: a sample of real comments, the latency part."""
-    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    ap.add_argument("--sample", type=int, default=sample, help=sample_help)
-    ap.add_argument("--latency", metavar="REV", help="also time the check per MR here and at commit REV")
-    ap.add_argument("--only-latency", action="store_true", help="skip the accuracy part")
-    ap.add_argument("--diffs", type=Path, default=ROOT.parent / "shared" / "eval" / "diffs")
-    return ap.parse_args()
-
-
 def main() -> None:
+    from evaluation.safety.vocab_check import arguments
+
     args = arguments(__doc__, 1500, "real comments per group (0 = all)")
     if not args.only_latency:
         accuracy(args.sample)
