@@ -35,6 +35,7 @@ import numpy as np
 import yaml
 
 from evaluation import ROOT
+from evaluation.safety import arguments
 
 CORPUS = Path(__file__).with_name("injection_zh.yaml")
 COMMENTS = Path(__file__).with_name("zh_comments.jsonl.gz")  # zh_comments_SOURCE.md
@@ -277,8 +278,6 @@ def accuracy(sample: int) -> None:
 
 
 def main() -> None:
-    from evaluation.safety.vocab_check import arguments
-
     args = arguments(__doc__, 1500, "real comments per group (0 = all)")
     if not args.only_latency:
         accuracy(args.sample)

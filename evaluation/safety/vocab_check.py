@@ -20,7 +20,6 @@ with a title), here with the layer on and off, and at commit REV, in the same ru
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gzip
 import json
@@ -35,7 +34,7 @@ import numpy as np
 import yaml
 
 from dualrag.checks.injection import MeaningCheck
-from evaluation import ROOT
+from evaluation.safety import arguments
 
 HERE = Path(__file__).parent
 HELD_OUT, DESIGN = HERE / "vocab_heldout.yaml", HERE / "vocab_design.yaml"
@@ -195,16 +194,6 @@ def latency(diffs: Path, rev: str) -> None:
     cost = time.process_time() - start
     print(f"the layer on the spans of every added and context line of those diffs ({len(lines):,} lines): "
           f"{cost * 1000:.0f} ms CPU, {cost / max(len(lines), 1) * 1e6:.1f} µs a line")
-
-
-def arguments(doc: str, sample: int, sample_help: str) -> argparse.Namespace:
-    """The options of this harness and of injection_zh.py: a sample of real comments, the latency part."""
-    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    ap.add_argument("--sample", type=int, default=sample, help=sample_help)
-    ap.add_argument("--latency", metavar="REV", help="also time the check per MR here and at commit REV")
-    ap.add_argument("--only-latency", action="store_true", help="skip the accuracy part")
-    ap.add_argument("--diffs", type=Path, default=ROOT.parent / "shared" / "eval" / "diffs")
-    return ap.parse_args()
 
 
 def main() -> None:
