@@ -30,7 +30,10 @@ class Setting:
 DEVELOPED_ON = ("dev", "pmd", "errorprone", "androidlint")
 BASELINE = Setting("baseline", (("generalise", False),))
 GRID = tuple(Setting(f"{order}/{start}", (("generalise", True), ("lattice", order), ("start", start)))
-             for order in ORDERS for start in ("specific", "general"))
+             for order in ORDERS for start in ("specific", "general")) + \
+    tuple(Setting(f"context-first/general/{shape}-shape", (("generalise", True), ("lattice", "context-first"),
+                                                         ("start", "general"), ("shape", shape)))
+          for shape in ("kinds", "count"))
 
 
 def choose(heldout: Mapping[str, Mapping[str, HeldOut]], books: list[str]) -> dict[str, tuple[Setting, list[str]]]:

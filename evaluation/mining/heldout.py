@@ -37,6 +37,9 @@ class HeldOut:
     other_fires: int = 0  # fold detectors firing on other rules' violating examples (informational)
     other_runs: int = 0
     levels: dict[str, int] = field(default_factory=dict)  # lattice steps taken by the fold detectors
+    # the misses and false positives on the book's own examples (never the independent files'):
+    # (rule id, "fn" | "fp", the fold's pattern or "", the example's code)
+    failures: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
 
     @property
     def precision(self) -> float | None:
@@ -113,6 +116,8 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             hit = det is not None and fires(det, lang, c)
             out.tp += hit
             out.fn += not hit
+            if not hit:
+                out.failures.append((miner.result.rule_id, "fn", det.pattern if det is not None else "", c))
         for k, c in enumerate(test_good + independent):
             hit = det is not None and fires(det, lang, c)
             out.fp += hit
@@ -120,6 +125,8 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             if k >= len(test_good):
                 out.fp_independent += hit
                 out.tn_independent += not hit
+            elif hit:
+                out.failures.append((miner.result.rule_id, "fp", det.pattern, c))
         if det is not None:
             out.other_runs += pools[lang].others(miner.result.rule_id)
             out.other_fires += pools[lang].count([det], [miner.result.rule_id])[0]

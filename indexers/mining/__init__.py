@@ -68,6 +68,9 @@ class MiningOptions:
     generalise: bool = True  # climb the lattice from the verified pattern (False: keep it as it is)
     lattice: str = "context-first"  # the order of the lattice's steps (lattice.ORDERS)
     start: str = "specific"  # with generalise: the climb starts from the most specific verified candidate
+    # with generalise: what of an argument list's shape a candidate keeps, never dropped by a step
+    # (`tree.SHAPES`: "" none, "kinds" how many arguments of which kind, "count" how many)
+    shape: str = ""
     # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
     other_corpora: Callable[[str], Corpus | None] | None = None
     # verification-only variants of a book's examples (rule id -> (violating, compliant) code), e.g.

@@ -33,16 +33,17 @@ def order_key(cand: tree.TreeCandidate, prefer: str, said_first: bool = False) -
 
 def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, bg: tree.Background, limit: int,
                     prefer: str = "specific", said_first: bool = False,
-                    scoped: bool = True) -> list[tree.TreeCandidate]:
+                    scoped: bool = True, shape: str = "") -> list[tree.TreeCandidate]:
     """Tree-sitter candidates in `order_key` order (at most `limit` of them), not yet compiled or
     told from the rule's compliant examples (`prepare` does that, for those the miner gets to).
-    `scoped` False: plain queries only (no place at any depth, no receiver's type)."""
+    `scoped` False: plain queries only (no place at any depth, no receiver's type). `shape`: what of
+    an argument list's shape the candidates keep (`tree.SHAPES`)."""
     parsed = [parse_example(c, language) for c in violating]
     if any(p is None or error_share(p) > MAX_ERROR_SHARE for p in parsed):
         return []  # not code of this language (SQL, a config line, prose the clean-up kept)
     per_example: list[dict[str, list[dict]]] = []
     for p in parsed:
-        ctx = tree.context(p, words, scoped)
+        ctx = tree.context(p, words, scoped, shape)
         by_type: dict[str, list[dict]] = {}
         for node in tree.anchors(p, words.roles):
             feats = tree.features(node, p, ctx)
@@ -65,7 +66,7 @@ def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, b
             for kept in tree.levels(anchor, full, bg, words):
                 if not kept and not tree.type_related(anchor, words):
                     continue  # a bare node type says nothing of its own
-                cand = tree.candidate(anchor, kept, full, bg, words, relevance=relevance)
+                cand = tree.candidate(anchor, kept, full, bg, words, relevance=relevance, shape=shape)
                 if not cand.named:
                     continue
                 if cand.pattern not in found or found[cand.pattern].bits < cand.bits:
@@ -105,7 +106,8 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
         comp_parsed = _raw_parsed(language, code)
         comp_nodes = tree.captured(language, cand.pattern, code)
         viol_nodes = [n for c in violating for n in tree.captured(language, cand.pattern, c)]
-        comp_feats = [tree.features(n, comp_parsed, tree.context(comp_parsed, words)) for n in comp_nodes]
+        comp_ctx = tree.context(comp_parsed, words, shape=cand.shape)
+        comp_feats = [tree.features(n, comp_parsed, comp_ctx) for n in comp_nodes]
         missing = [p for p in cand.full if p not in cand.paths and all(p not in f for f in comp_feats)
                    and (within is None or p in within)]
         # a literal's kind tells them apart as well as its value does, and generalises
@@ -118,7 +120,7 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
             for k in range(1, len(best) + 1):
                 paths.setdefault(best[:k], cand.full.get(best[:k], 0))
             nxt = tree.candidate(cand.anchor, paths, cand.full, bg, words, relevance=cand.relevance,
-                                 negated=cand.negated_fields, excluded=cand.excluded_words)
+                                 negated=cand.negated_fields, excluded=cand.excluded_words, shape=cand.shape)
         elif within is not None:
             nxt = None
         else:

@@ -165,7 +165,8 @@ def climb(cand: tree.TreeCandidate, step: str, bg: tree.Background, words: RuleW
         return None
     relevance = tree.relevance(anchor, tree.core(anchor, full, words), bg, words)
     out = tree.candidate(anchor, paths, full, bg, words, relevance=relevance,
-                         negated=cand.negated_fields if anchor == cand.anchor else (), excluded=cand.excluded_words)
+                         negated=cand.negated_fields if anchor == cand.anchor else (), excluded=cand.excluded_words,
+                         shape=cand.shape)
     if not out.named or (out.pattern == cand.pattern and out.scope() == cand.scope()):
         return None
     return out

@@ -109,7 +109,8 @@ class RuleMiner:
                         ("general" if self.corpus is not None else "specific")
                     said_first = False
                 self._raw = tree_candidates(self.language, self.violating, self.words, self._trees,
-                                            opts.max_candidates * 3, prefer, said_first, scoped=opts.generalise)
+                                            opts.max_candidates * 3, prefer, said_first, scoped=opts.generalise,
+                                            shape=opts.shape if opts.generalise else "")
                 self._prepared = 0
                 self._queue = self._next_raw()
             else:
