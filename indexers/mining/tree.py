@@ -75,7 +75,7 @@ Step = tuple  # ("c", field, type, text | None) | ("k", field, token) | ("u", fi
 Path = tuple  # tuple[Step, ...]
 
 
-def _literal_word(value: str) -> str:
+def literal_word(value: str) -> str:
     return value.strip("\"'").rstrip("lLfFdD").lower()
 
 
@@ -104,7 +104,7 @@ def meaningful_text(node, parent, fld: str, ctx: Context) -> str | None:
         return None
     roles = ctx.roles
     if node.type in roles.literals:  # a literal counts when the rule's text names it (365, not 1)
-        word = _literal_word(value)
+        word = literal_word(value)
         return value if word in ctx.words and len(word) >= 2 else None
     if node.type not in roles.identifiers:
         return None
@@ -305,7 +305,7 @@ def _related(step: Step, words: RuleWords) -> bool:
     the type's own name), its keyword or operator."""
     if step[0] == "c":
         if step[3] is not None:
-            return step[3].lower() in words or _literal_word(step[3]) in words
+            return step[3].lower() in words or literal_word(step[3]) in words
         return type_related(step[2], words)
     if step[0] == "k":
         return step[2] in words.operators or (step[2].isalpha() and step[2].lower() in words)
@@ -316,7 +316,7 @@ def _related(step: Step, words: RuleWords) -> bool:
 
 def names_rule(value: str, words: RuleWords) -> bool:
     """Whether the rule's text names a text of the code (an API name, a literal's value)."""
-    return value.lower() in words or _literal_word(value) in words
+    return value.lower() in words or literal_word(value) in words
 
 
 def said_by_rule(path: Path, words: RuleWords) -> bool:
