@@ -71,6 +71,9 @@ class MiningOptions:
     # with generalise: what of an argument list's shape a candidate keeps, never dropped by a step
     # (`tree.SHAPES`: "" none, "kinds" how many arguments of which kind, "count" how many)
     shape: str = ""
+    # with generalise: a candidate the contrast cannot otherwise tell from a compliant example may
+    # ask for the absence of what guards it there (a null check, a `close`: `QueryScope.absent`)
+    absence: bool = False
     # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
     other_corpora: Callable[[str], Corpus | None] | None = None
     # verification-only variants of a book's examples (rule id -> (violating, compliant) code), e.g.

@@ -14,11 +14,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from dualrag.scoped_query import words_around
+
 from . import tree
 from .examples import Parsed, declared_names, error_share, parse_example, raw_root, roles_of, text
 from .words import RuleWords
 
 MAX_ERROR_SHARE = 0.25  # an example whose parse leaves more unplaced is not mined as a tree
+MAX_ABSENT = 2  # guards a candidate may ask to be absent
 
 
 def order_key(cand: tree.TreeCandidate, prefer: str, said_first: bool = False) -> tuple:
@@ -75,13 +78,13 @@ def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, b
 
 
 def prepare(cand: tree.TreeCandidate, language: str, violating: Sequence[str], own_compliant: Sequence[str],
-            words: RuleWords, bg: tree.Background) -> tuple[tree.TreeCandidate, str]:
+            words: RuleWords, bg: tree.Background, absence: bool = False) -> tuple[tree.TreeCandidate, str]:
     """A candidate compiled and made to miss the rule's own compliant examples, with "" or why it
     was dropped before verification (does not compile, cannot be told from a compliant example)."""
     error = tree.compiles(language, cand.pattern)
     if error:
         return cand, f"query does not compile ({error})"
-    special, why = specialise(cand, language, violating, own_compliant, words, bg)
+    special, why = specialise(cand, language, violating, own_compliant, words, bg, absence=absence)
     return special or cand, why
 
 
@@ -92,10 +95,13 @@ def _raw_parsed(language: str, code: str) -> Parsed:
 
 def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str], own_compliant: Sequence[str],
                words: RuleWords, bg: tree.Background,
-               within: dict | None = None) -> tuple[tree.TreeCandidate | None, str]:
+               within: dict | None = None, absence: bool = False) -> tuple[tree.TreeCandidate | None, str]:
     """The candidate made to miss the rule's own compliant examples by the contrast: a path the
     compliant node lacks added back, a field only it has negated, a word only it has excluded.
-    `within`: only paths of these (a more specific candidate's) may be added back, nothing else."""
+    `within`: only paths of these (a more specific candidate's) may be added back, nothing else.
+    `absence`: when none of that tells them apart, a word the code around the compliant match has
+    and no violating example has becomes one its code around must not have (a null check, a
+    `close`, a scheduler: `QueryScope.absent`)."""
     literals = roles_of(language).literals
     for _ in range(4):
         det = cand.detector(language)
@@ -139,6 +145,10 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
                 extra = [w for w in extra if len(w) >= 3]
                 if extra:
                     nxt = replace(cand, bits=cand.bits + 1.0, excluded_words=(*cand.excluded_words, extra[0]))
+        if nxt is None and absence and len(cand.absent_words) < MAX_ABSENT:
+            guard = _guard(comp_nodes, comp_parsed, violating, words, cand.absent_words)
+            if guard is not None:
+                nxt = replace(cand, bits=cand.bits + 1.0, absent_words=(*cand.absent_words, guard))
         if nxt is None:
             return None, f"cannot be told from compliant example {hit + 1} of the rule"
         nxt.pattern = tree.render(nxt)
@@ -147,6 +157,21 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
             return None, f"cannot be told from compliant example {hit + 1} of the rule"
         cand = nxt
     return None, "cannot be told from the rule's compliant examples"
+
+
+def _guard(comp_nodes: Sequence, comp_parsed: Parsed, violating: Sequence[str], words: RuleWords,
+           taken: Sequence[str]) -> str | None:
+    """A word the code around the compliant match has and no violating example has anywhere, that
+    the rule's text names or that is a keyword (`null`, `finally`): what guards it. Any other
+    difference between two examples is as likely the example's own as the point."""
+    roles = words.roles
+    found = set().union(*(words_around(n, roles.functions) for n in comp_nodes)) if comp_nodes else set()
+    for code in violating:
+        found -= words_around(raw_root(comp_parsed.language, code), ())
+    found -= comp_parsed.declared | set(tree.PLACEHOLDERS) | set(taken)
+    ranked = sorted((w for w in found if len(w) >= 2 and (w.lower() in words or w in roles.keywords)),
+                    key=lambda w: (w.lower() not in words, -len(w), w))
+    return ranked[0] if ranked else None
 
 
 def _fields(node) -> frozenset[str]:

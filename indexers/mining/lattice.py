@@ -172,7 +172,7 @@ def climb(cand: tree.TreeCandidate, step: str, bg: tree.Background, words: RuleW
     relevance = tree.relevance(anchor, tree.core(anchor, full, words), bg, words)
     out = tree.candidate(anchor, paths, full, bg, words, relevance=relevance,
                          negated=cand.negated_fields if anchor == cand.anchor else (), excluded=cand.excluded_words,
-                         shape=cand.shape)
+                         shape=cand.shape, absent=cand.absent_words)
     if not out.named or (out.pattern == cand.pattern and out.scope() == cand.scope()):
         return None
     return out

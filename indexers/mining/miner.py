@@ -91,6 +91,10 @@ class RuleMiner:
             self.result.status, self.result.note = "prose", "its violating examples hold no code"
 
     @property
+    def _absence(self) -> bool:
+        return self.options.generalise and self.options.absence
+
+    @property
     def _trees(self) -> tree.Background:
         return self.bg.trees.get(self.language) or tree.Background()
 
@@ -160,7 +164,7 @@ class RuleMiner:
         examples (compiled and specialised only now: most rules keep one of their first)."""
         while self._raw and self._prepared < self.options.max_candidates:
             cand, why = prepare(self._raw.pop(0), self.language, self.violating, self.own_compliant, self.words,
-                                self._trees)
+                                self._trees, absence=self._absence)
             if why:
                 self._dropped.append(Rejected("tree-sitter", cand.pattern, round(cand.bits, 1), why))
                 continue
@@ -227,8 +231,8 @@ class RuleMiner:
         # only what the step took away may come back: anything else is another shape of the
         # example, not a generalisation of the best so far
         special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees,
-                                  within=climb.best.tree.paths)
-        if special is not None and not why and special.pattern != cand.pattern and \
+                                  within=climb.best.tree.paths, absence=self._absence)
+        if special is not None and not why and (special.pattern, special.scope()) != (cand.pattern, cand.detector.scope) and \
                 not set(climb.best.tree.paths) <= set(special.paths):  # all of it back: no more general
             climb.special = _candidate(special, self.language, f"{cand.step}+contrast")
 
@@ -237,11 +241,12 @@ class RuleMiner:
         against it (as against its own rule's) and tried next, at most twice over."""
         if compliant is None or cand.tree is None or cand.contrasted >= 2:
             return
-        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees)
-        if special is None or why or special.pattern == cand.pattern:
+        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees,
+                                  absence=self._absence)
+        if special is None or why or special.scope() == cand.tree.scope() and special.pattern == cand.pattern:
             return
-        if any(r.pattern == special.pattern for r in self.result.rejected) or \
-                any(q.pattern == special.pattern for q in self._queue):
+        if special.pattern != cand.pattern and any(r.pattern == special.pattern for r in self.result.rejected) or \
+                any(q.pattern == special.pattern and q.detector.scope == special.scope() for q in self._queue):
             return
         self._queue.insert(0, _candidate(special, self.language, contrasted=cand.contrasted + 1))
 

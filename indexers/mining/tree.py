@@ -358,6 +358,7 @@ class TreeCandidate:
     relevance: float = 0.0  # bits of the paths that name what the rule is about
     negated_fields: tuple[str, ...] = ()
     excluded_words: tuple[str, ...] = ()
+    absent_words: tuple[str, ...] = ()  # words the code around it must not hold (`QueryScope.absent`)
     pattern: str = ""
     shape: str = ""  # the argument lists' shapes it was made with (`SHAPES`)
     named: bool = False  # names an API, a keyword or a literal, or a construct the rule's text names
@@ -375,7 +376,8 @@ class TreeCandidate:
         inside = sorted({p[0][1] for p in self.paths if p[0][0] == "a"})[:1]
         receiver = _receiver(self.paths)
         types = sorted({p[-1][1] for p in self.paths if p[-1][0] == "r" and p[:-1] == receiver})
-        return QueryScope(inside=inside, receiver_types=types) if inside or types else None
+        absent = list(self.absent_words)
+        return QueryScope(inside=inside, receiver_types=types, absent=absent) if inside or types or absent else None
 
     def detector(self, language: str) -> Detector:
         scope = self.scope()
@@ -385,13 +387,13 @@ class TreeCandidate:
 
 def candidate(anchor: str, paths: dict[Path, int], full: dict[Path, int], bg: Background, words: RuleWords, *,
               relevance: float = 0.0, negated: tuple[str, ...] = (), excluded: tuple[str, ...] = (),
-              shape: str = "") -> TreeCandidate:
+              shape: str = "", absent: tuple[str, ...] = ()) -> TreeCandidate:
     """A candidate of these paths, scored and rendered (of the places it sits in, the most
     informative is kept: a scope asks for one; the shapes of its argument lists ride along)."""
     places = sorted((p for p in paths if p[0][0] == "a"), key=lambda p: (-path_bits(anchor, p, bg, words), repr(p)))
     paths = with_shapes({p: i for p, i in paths.items() if p[0][0] != "a" or p == places[0]}, full)
     cand = TreeCandidate(anchor, paths, full, score(anchor, paths, bg, words), relevance, negated, excluded,
-                         shape=shape, named=is_named(anchor, paths, words), said=said_bits(anchor, paths, bg, words))
+                         absent_words=absent, shape=shape, named=is_named(anchor, paths, words), said=said_bits(anchor, paths, bg, words))
     cand.pattern = render(cand)
     return cand
 

@@ -23,6 +23,7 @@ KOTLIN_ROLES = GrammarRoles(
                       "do_while_statement", "when_expression", "lambda_literal", "function_declaration",
                       "class_declaration", "object_declaration", "if_expression", "anonymous_initializer"}),
     arguments=frozenset({"value_arguments"}),
+    functions=frozenset({"function_declaration"}),
     optional=frozenset({"modifiers", "annotation", "type_arguments", "type_parameters"}),
     constructs=(
         ("finally_block", ("finally",)), ("catch_block", ("catch", "异常")), ("try_expression", ("try",)),

@@ -24,6 +24,7 @@ PYTHON_ROLES = GrammarRoles(
                       "with_statement", "function_definition", "class_definition", "lambda", "if_statement",
                       "list_comprehension", "dictionary_comprehension", "generator_expression"}),
     arguments=frozenset({"argument_list"}),
+    functions=frozenset({"function_definition"}),
     optional=frozenset({"decorator", "type"}),
     constructs=(
         ("finally_clause", ("finally",)), ("except_clause", ("except", "exception", "exceptions", "异常")),
