@@ -1,6 +1,7 @@
-"""A mined detector keeps what a call was given (issue 42): the count and kind of its arguments,
-anchored, unless the rule's examples disagree; and a literal the rule writes as code. Real
-tree-sitter, a real clean corpus folder."""
+"""Near misses a climbed detector must not fire on (issue 42): it keeps what a call was given
+(the count and kind of its arguments, anchored, unless the rule's examples disagree) and a literal
+the rule writes as code; where the book's compliant code differs only by a guard the rule names,
+it asks for that guard's absence. Real tree-sitter, a real clean corpus folder."""
 
 from __future__ import annotations
 
@@ -95,3 +96,22 @@ def test_the_values_step_keeps_a_literal_the_rule_writes_as_code():
     assert lattice.values(_literal_candidate(as_code), as_code) is None  # nothing to drop
     step = lattice.values(_literal_candidate(in_prose), in_prose)
     assert step is not None and not any(s[0] == "c" and s[3] == "0777" for p in step[1] for s in p)
+
+
+CONSOLE_BAD = "Console console = System.console();\nString name = console.readLine();"
+CONSOLE_GOOD = ("Console console = System.console();\nif (console == null) {\n  throw new IllegalStateException();\n}\n"
+                "String name = console.readLine();")
+
+
+def test_a_guard_the_rule_names_must_be_absent_when_nothing_else_tells_the_examples_apart(corpus):
+    r = rule("R-3", "Check what System.console() returns for null", [CONSOLE_BAD], [CONSOLE_GOOD])
+    [plain], report = mine_book([r], MiningOptions(corpus=corpus))
+    assert plain.detect is None and "cannot be told from compliant example 1" in str(report.rules[0].rejected)
+    [unit], _ = mine_book([r], MiningOptions(corpus=corpus, absence=True))
+    det = unit.detect
+    assert det is not None and det.kind == "scoped-query" and det.scope.absent == ["null"]
+    assert fires(det, "void greet() {\n  Console in = System.console();\n  in.printf(\"hi\");\n}")
+    assert not fires(det, "void greet() {\n  Console in = System.console();\n  if (in != null) in.printf(\"hi\");\n}")
+    # a guard in another method does not guard this one; a comment or a message guards nothing
+    assert fires(det, "void a() {\n  Console in = System.console();\n}\nvoid b(Object o) {\n  if (o == null) return;\n}")
+    assert fires(det, "void a() {\n  // never null here\n  Console in = System.console();\n  log(\"null\");\n}")
