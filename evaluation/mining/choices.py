@@ -33,7 +33,10 @@ _LATTICE = (("generalise", True),)
 # what a climbed detector must keep to stay precise on code the book never showed (issue 42): a
 # call's argument shape, the absence of the guard the book's compliant code adds
 _PRECISION = (("kinds-shape", (("shape", "kinds"),)), ("count-shape", (("shape", "count"),)),
-              ("absent", (("absence", True),)), ("count-shape+absent", (("shape", "count"), ("absence", True))))
+              ("absent", (("absence", True),)), ("count-shape+absent", (("shape", "count"), ("absence", True))),
+              ("absent+strict-names", (("absence", True), ("names_max_hits_per_10k", 0.25))),
+              ("count-shape+absent+strict-names", (("shape", "count"), ("absence", True),
+                                                   ("names_max_hits_per_10k", 0.25))))
 GRID = tuple(Setting(f"{order}/{start}", (*_LATTICE, ("lattice", order), ("start", start)))
              for order in ORDERS for start in ("specific", "general")) + \
     tuple(Setting(f"context-first/general/{name}", (*_LATTICE, ("lattice", "context-first"), ("start", "general"), *extra))

@@ -74,6 +74,9 @@ class MiningOptions:
     # with generalise: a candidate the contrast cannot otherwise tell from a compliant example may
     # ask for the absence of what guards it there (a null check, a `close`: `QueryScope.absent`)
     absence: bool = False
+    # the clean-corpus bar of a candidate that asks for nothing but names (`TreeCandidate.names_only`);
+    # None: `max_hits_per_10k`, as any other
+    names_max_hits_per_10k: float | None = None
     # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
     other_corpora: Callable[[str], Corpus | None] | None = None
     # verification-only variants of a book's examples (rule id -> (violating, compliant) code), e.g.

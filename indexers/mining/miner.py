@@ -258,10 +258,14 @@ class RuleMiner:
             reason = (f"fires on more than {book_allowed} violating examples of other rules of the book: "
                       "what much of the book's code has, not what this rule forbids")
         elif self.corpus is not None and hits is not None:
-            allowed = self.options.max_hits_per_10k * self.corpus.lines / 10_000
+            per_10k, which = self.options.max_hits_per_10k, ""
+            if self.options.names_max_hits_per_10k is not None and cand.tree is not None and \
+                    cand.tree.names_only(self._trees, self.words):
+                per_10k, which = min(per_10k, self.options.names_max_hits_per_10k), " for a pattern of names only"
+            allowed = per_10k * self.corpus.lines / 10_000
             if hits > allowed:
-                reason = (f"{hits}+ clean-corpus hits in {self.corpus.lines:,} lines (limit "
-                          f"{self.options.max_hits_per_10k:g} per 10k = {int(allowed)})")
+                reason = (f"{hits}+ clean-corpus hits in {self.corpus.lines:,} lines (limit{which} "
+                          f"{per_10k:g} per 10k = {int(allowed)})")
         cand.hits = hits if self.corpus is not None else None
         if cand.step:
             if reason:

@@ -371,6 +371,19 @@ class TreeCandidate:
                             | {p[0][1] for p in self.paths if p[0][0] == "t"}
                             | {s[2] for p in self.paths for s in p if s[0] == "k" and s[2].isalpha()}))
 
+    def names_only(self, bg: Background, words: RuleWords) -> bool:
+        """Whether it asks for nothing but names (`Thread.sleep`, `Cloneable`): no structure worth
+        a bit in the book's examples (every call has an argument list), no argument shape, no
+        guard's absence — the kind of detector that fires wherever the name is, whatever the code
+        does with it."""
+        if self.absent_words:
+            return False
+        naming = [p for p in self.paths if p[-1][0] in ("t", "r") or (p[-1][0] == "c" and p[-1][3] is not None)]
+        carried = {q[:k] for q in naming for k in range(1, len(q))} | {_bare(q) for q in naming}
+        # a name on the node itself or on its children (a call's, an annotation's, its receiver's)
+        return all(len(p) <= 2 for p in naming) and \
+            all(p in carried or p in naming or path_bits(self.anchor, p, bg, words) < 1.0 for p in self.paths)
+
     def scope(self) -> QueryScope | None:
         """What a query cannot say: the place it sits in at any depth, its receiver's type."""
         inside = sorted({p[0][1] for p in self.paths if p[0][0] == "a"})[:1]

@@ -26,9 +26,10 @@ def fires(det: Detector, code: str) -> bool:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """10,000 clean lines that never call `interval`."""
+    """10,000 clean lines that never call `interval`, and sleep once."""
     folder: Path = tmp_path_factory.mktemp("clean")
-    body = "\n".join(f"    int f{i}(java.util.List<Integer> list) {{ return list.get({i % 3}); }}" for i in range(9998))
+    body = "\n".join(f"    int f{i}(java.util.List<Integer> list) {{ return list.get({i % 3}); }}" for i in range(9997))
+    body += "\n    void nap(long delay) throws InterruptedException { Thread.sleep(delay); }"
     (folder / "Clean.java").write_text(f"class Clean {{\n{body}\n}}\n", encoding="utf-8")
     return load_corpus(folder, "java")
 
@@ -115,3 +116,15 @@ def test_a_guard_the_rule_names_must_be_absent_when_nothing_else_tells_the_examp
     # a guard in another method does not guard this one; a comment or a message guards nothing
     assert fires(det, "void a() {\n  Console in = System.console();\n}\nvoid b(Object o) {\n  if (o == null) return;\n}")
     assert fires(det, "void a() {\n  // never null here\n  Console in = System.console();\n  log(\"null\");\n}")
+
+
+def test_a_pattern_of_names_only_may_be_held_to_a_stricter_corpus_bar(corpus):
+    r = rule("R-4", "Do not busy-wait on a flag with Thread.sleep", ["while (!done) {\n    Thread.sleep(100);\n}"])
+    # a book with other calls: that a call has an argument list is then worth nothing
+    other = rule("R-5", "Log through the team's logger", ["System.out.println(a);\nout.print(b);\nerr.write(c);"])
+    [loose, _], _ = mine_book([r, other], MiningOptions(corpus=corpus))
+    assert fires(loose.detect, "Thread.sleep(delay);")  # a name, whatever the code does with it: one clean hit allowed
+    [strict, _], report = mine_book([r, other], MiningOptions(corpus=corpus, names_max_hits_per_10k=0.25))
+    assert not fires(strict.detect, "Thread.sleep(delay);")
+    assert fires(strict.detect, "while (!ready) {\n    Thread.sleep(50);\n}")
+    assert any("limit for a pattern of names only 0.25 per 10k" in s.outcome for s in report.rules[0].climb)
