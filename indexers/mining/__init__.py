@@ -18,7 +18,10 @@ Per rule with violating examples and no hand-written `detect`:
 3. the first candidate that passes is the least general verified pattern; from it the miner
    climbs a lattice of more general candidates (`lattice.py`: no enclosing node, any place in a
    method, no sibling structure, any receiver of a named type, no names the rule does not name,
-   no optional parts) and keeps the most general that still passes every check. The detector
+   no optional parts) and keeps the most general that still passes every check; a call keeps its
+   argument shape (`shape`), a candidate no contrast tells from a compliant example may ask that
+   the guard the rule names be absent around it (`absence`), and a pattern of names only may be
+   held to a stricter corpus bar (`names_max_hits_per_10k`). The detector
    records how it was verified and its generality (`MinedCheck.level`, `turned_down`), the report
    every candidate and step tried with the reason it was rejected. `MiningOptions(generalise=False)`
    keeps the first verified pattern as it is (the miner before the lattice).

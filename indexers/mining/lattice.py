@@ -20,6 +20,10 @@ a step when the more general candidate still passes every check, and records why
   code (`setWritable(true, false)`, "`0777`");
 - `optional`: what a construct may do without: modifiers, annotations, argument lists
   (`GrammarRoles.optional`), unless the rule names them.
+
+No step drops a kept call's argument shape (`MiningOptions.shape`, `tree.with_shapes`): what a
+call was given is where its near miss differs (`interval(15, SECONDS)` and the same call with a
+scheduler), and a book without compliant code cannot show which steps lose that.
 """
 
 from __future__ import annotations

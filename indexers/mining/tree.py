@@ -19,6 +19,10 @@ example of its own rule, it is specialised from the contrast: a path the complia
 is added back, a field the compliant node has and no violating one has is negated
 (`!alternative`), a word the compliant node's text has and no violating node's has is excluded
 (`#not-match? @violation "\\bdefault\\b"`).
+
+With `shape` (`SHAPES`), an argument list's shape is a path too: how many arguments, and of which
+kind where every example agrees (`_shared_shapes`); a kept call keeps its shape, rendered with
+anchors (`(argument_list . (decimal_integer_literal) . (_) .)`: exactly two arguments).
 """
 
 from __future__ import annotations
