@@ -383,10 +383,12 @@ def _scope(raw: Any, kind: str, where: str) -> QueryScope | None:
         raise RuleBookError(f"{where}: detect.scope goes with kind scoped-query, and that kind needs one")
     if raw is None:
         return None
-    if not isinstance(raw, dict) or not set(raw) <= {"inside", "receiver_types"}:
-        raise RuleBookError(f"{where}: detect.scope is a mapping of 'inside' and 'receiver_types' (lists of names)")
+    if not isinstance(raw, dict) or not set(raw) <= {"inside", "receiver_types", "absent"}:
+        raise RuleBookError(f"{where}: detect.scope is a mapping of 'inside', 'receiver_types' and 'absent' "
+                            "(lists of names)")
     return QueryScope(inside=_str_list(raw.get("inside", []), "detect.scope.inside", where),
-                      receiver_types=_str_list(raw.get("receiver_types", []), "detect.scope.receiver_types", where))
+                      receiver_types=_str_list(raw.get("receiver_types", []), "detect.scope.receiver_types", where),
+                      absent=_str_list(raw.get("absent", []), "detect.scope.absent", where))
 
 
 def _detector_fix(raw: Any, kind: str, on: str, where: str) -> DetectorFix | None:

@@ -6,7 +6,10 @@
   only say "the parent is", not "somewhere in a finally block" or "anywhere in a method");
 - `receiver_types`: the `@receiver` capture of the same match is a name declared in the fragment
   with one of these types — a local variable, field or parameter (`SimpleDateFormat f = ...;
-  f.format(d)`) — or is the type's own name (a static call, `Arrays.fill(...)`).
+  f.format(d)`) — or is the type's own name (a static call, `Arrays.fill(...)`);
+- `absent`: none of these words is in the code around the `@violation` node (`around`: the
+  function it sits in, else the whole fragment), outside comments — a call with no null check,
+  no `close`, no scheduler near it.
 
 What a declaration looks like is the language pack's (`GrammarRoles.typed`); the fragment is all
 there is (a review sees hunks), so a name declared twice with two types has both.
@@ -38,8 +41,50 @@ def match_rows(query, scope: QueryScope | None, language: str, root) -> list[int
                 declared = declared_types(language, root)
             if not any(receiver_fits(node, scope.receiver_types, declared) for node in captures.get("receiver", [])):
                 continue
-        rows.update(n.start_point.row for n in found if scope is None or inside(n, scope.inside))
+        rows.update(n.start_point.row for n in found if scope is None or
+                    (inside(n, scope.inside) and not (scope.absent and guarded(n, scope.absent, language))))
     return sorted(rows)
+
+
+def guarded(node, absent: Iterable[str], language: str) -> bool:
+    """Whether one of the `absent` words is in the code around the node."""
+    pack = languages.pack_for(language)
+    functions = pack.roles.functions if pack is not None and pack.roles is not None else frozenset()
+    return not set(absent).isdisjoint(words_around(node, functions))
+
+
+def around(node, functions: Iterable[str]):
+    """The function a node sits in, else the root of its fragment."""
+    wanted = set(functions)
+    current = node
+    while current.parent is not None and current.type not in wanted:
+        current = current.parent
+    return current
+
+
+def words_around(node, functions: Iterable[str]) -> frozenset[str]:
+    """The words (names, keywords, operators) of the code around a node, outside comments."""
+    top = around(node, functions)
+    key = (top.id, top.start_byte, top.end_byte, top.text or b"")
+    found = _AROUND.get(key)
+    if found is None:
+        if len(_AROUND) >= _DECLARED_MAX:
+            _AROUND.clear()
+        found = _AROUND[key] = _leaf_words(top)
+    return found
+
+
+def _leaf_words(top) -> frozenset[str]:
+    out: set[str] = set()
+    stack = [top]
+    while stack:
+        n = stack.pop()
+        if "comment" in n.type or "string" in n.type:
+            continue  # what a message or a note says guards nothing
+        if n.child_count == 0:
+            out.update(_WORD.findall(_text(n)))
+        stack.extend(n.children)
+    return frozenset(out)
 
 
 def inside(node, types: Iterable[str]) -> bool:
@@ -69,6 +114,8 @@ def type_name(text: str) -> str:
 
 _DECLARED: dict[tuple[str, bytes], dict[str, set[str]]] = {}  # a cache: the same text declares the same
 _DECLARED_MAX = 4096
+_AROUND: dict[tuple, frozenset[str]] = {}  # a cache: each match of each query asks again
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def declared_types(language: str, root) -> dict[str, set[str]]:

@@ -106,13 +106,16 @@ class MinedCheck(_Frozen):
 class QueryScope(_Frozen):
     """What a `scoped-query` detector's match must also meet beyond its tree-sitter query
     (`dualrag/scoped_query.py`): to sit inside a node of a type at any depth, to be called on a
-    receiver of a type."""
+    receiver of a type, to have no guard of these words around it."""
 
     inside: list[str] = Field(default_factory=list, description="node types, one of which must enclose the "
                                                                   "@violation capture at any depth")
     receiver_types: list[str] = Field(default_factory=list, description="the @receiver capture is a name declared "
                                       "in the fragment with one of these types, or one of these type names (a static "
                                       "call)")
+    absent: list[str] = Field(default_factory=list, description="words (names, keywords) none of which the code "
+                              "around the @violation capture holds outside comments: its enclosing function, "
+                              "else the whole fragment (a null check, a close, a scheduler passed)")
 
 
 class Detector(_Frozen):

@@ -360,7 +360,8 @@ def _mining_lines(unit, result, rejected: bool) -> list[str]:
         scope = det.scope
         where = ("" if scope is None else
                  "".join([f" inside {' or '.join(scope.inside)}" if scope.inside else "",
-                          f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else ""]))
+                          f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else "",
+                          f" with no {' or '.join(scope.absent)} around it" if scope.absent else ""]))
         out.append(f"mined {det.kind}: {det.pattern}{where}")
         out.append(f"verified: fires on its {m.violating} violating example(s), on none of the document's "
                    f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")

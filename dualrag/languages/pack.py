@@ -73,6 +73,10 @@ class GrammarRoles:
     - `places`: node types a piece of code may be said to be inside at any depth ("return in a
       finally block", "a call in a loop");
     - `optional`: node types a detector may do without (modifiers, annotations);
+    - `functions`: what "the code around" a piece of code is, for a detector that asks for the
+      absence of a guard (`QueryScope.absent`): the function it sits in;
+    - `arguments`: argument lists, whose shape (how many arguments, of which kind) a mined detector
+      keeps unless its examples disagree: `f(a, SECONDS)` is not `f(a, SECONDS, scheduler)`;
     - `constructs`: (node type or operator, words naming it in English and Chinese): what a rule's
       text names when it says 三目 or 强制转换;
     - `naming`: where a name's text names an API when the example did not declare it: a field
@@ -88,6 +92,8 @@ class GrammarRoles:
     receivers: tuple[tuple[str, str], ...] = ()
     places: frozenset[str] = frozenset()
     optional: frozenset[str] = frozenset()
+    arguments: frozenset[str] = frozenset()
+    functions: frozenset[str] = frozenset()
     constructs: tuple[tuple[str, tuple[str, ...]], ...] = ()
     naming: frozenset[str] = frozenset({"name"})
     keywords: frozenset[str] = frozenset()

@@ -1,6 +1,7 @@
 """The choices mining makes (lattice order, where the climb starts), each made leaving one book
 out: for every book, the setting with the best held-out score on the *other* books that have
-held-out rules (`HeldOut.score`: recall where precision holds 0.90), ties to the first listed.
+held-out rules (`HeldOut.score`: recall where precision holds 0.90); of settings that score alike,
+the one more precise on those books' own examples, then the first listed.
 The baseline — the miner before the lattice — is never a choice; it is printed beside.
 
 Only the books the miner was developed on vote (`DEVELOPED_ON`); a book that arrived after the
@@ -29,8 +30,18 @@ class Setting:
 
 DEVELOPED_ON = ("dev", "pmd", "errorprone", "androidlint")
 BASELINE = Setting("baseline", (("generalise", False),))
-GRID = tuple(Setting(f"{order}/{start}", (("generalise", True), ("lattice", order), ("start", start)))
-             for order in ORDERS for start in ("specific", "general"))
+_LATTICE = (("generalise", True),)
+# what a climbed detector must keep to stay precise on code the book never showed (issue 42): a
+# call's argument shape, the absence of the guard the book's compliant code adds
+_PRECISION = (("kinds-shape", (("shape", "kinds"),)), ("count-shape", (("shape", "count"),)),
+              ("absent", (("absence", True),)), ("count-shape+absent", (("shape", "count"), ("absence", True))),
+              ("absent+strict-names", (("absence", True), ("names_max_hits_per_10k", 0.25))),
+              ("count-shape+absent+strict-names", (("shape", "count"), ("absence", True),
+                                                   ("names_max_hits_per_10k", 0.25))))
+GRID = tuple(Setting(f"{order}/{start}", (*_LATTICE, ("lattice", order), ("start", start)))
+             for order in ORDERS for start in ("specific", "general")) + \
+    tuple(Setting(f"context-first/general/{name}", (*_LATTICE, ("lattice", "context-first"), ("start", "general"), *extra))
+          for name, extra in _PRECISION)
 
 
 def choose(heldout: Mapping[str, Mapping[str, HeldOut]], books: list[str]) -> dict[str, tuple[Setting, list[str]]]:
@@ -41,6 +52,10 @@ def choose(heldout: Mapping[str, Mapping[str, HeldOut]], books: list[str]) -> di
         voters = [b for b in books if b != book and b in DEVELOPED_ON and heldout[GRID[0].name][b].rules]
         def mean(s: Setting, voters=voters) -> float:
             return sum(heldout[s.name][b].score() for b in voters) / len(voters) if voters else 0.0
-        best = max(GRID, key=lambda s: (mean(s), -GRID.index(s)))
+
+        def precise(s: Setting, voters=voters) -> float:
+            found = [p for b in voters if (p := heldout[s.name][b].precision_own) is not None]
+            return round(sum(found) / len(found), 3) if found else 0.0
+        best = max(GRID, key=lambda s: (round(mean(s), 3), precise(s), -GRID.index(s)))
         out[book] = (best, voters)
     return out

@@ -145,6 +145,9 @@ def main() -> int:
               + (f"; held-out precision on the book's own examples {_f(h.precision_own)}, its negatives' independent "
                  f"compliant files fired on {h.fp_independent} of {h.fp_independent + h.tn_independent}"
                  if h.fp_independent + h.tn_independent else ""))
+        if h.failures:
+            print(f"{name}: what the held-out failures on the book's own examples come to: "
+                  + "; ".join(f"{k} {v}" for k, v in h.blocks().most_common(6)))
         for ind, label in ((r["base_ind"], "baseline"), (r["new_ind"], "lattice")):
             if ind is not None:
                 print(f"{name}, independent files, {label}: {ind.tp} of {ind.violating} violating files caught, "

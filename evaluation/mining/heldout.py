@@ -13,6 +13,8 @@ for all of them at once, as indexing a book does.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -37,6 +39,19 @@ class HeldOut:
     other_fires: int = 0  # fold detectors firing on other rules' violating examples (informational)
     other_runs: int = 0
     levels: dict[str, int] = field(default_factory=dict)  # lattice steps taken by the fold detectors
+    # the misses and false positives on the book's own examples (never the independent files'):
+    # (rule id, "no detector" | "missed" | "false positive", the fold's pattern or why it has none,
+    # the example's code)
+    failures: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
+
+    def blocks(self) -> Counter:
+        """What the failures on the book's own examples come to: misses of folds without a
+        detector by why their best candidate was turned down, misses of folds with one, and false
+        positives by whether the pattern asks for names only."""
+        out: Counter = Counter()
+        for _, kind, detail, _ in self.failures:
+            out[f"{kind}: {_reason(detail)}" if kind == "no detector" else kind] += 1
+        return out
 
     @property
     def precision(self) -> float | None:
@@ -57,6 +72,19 @@ class HeldOut:
         floor (0.90), else 0."""
         p, r = self.precision_own, self.recall
         return 0.0 if r is None or (p is not None and p < 0.90) else r
+
+
+def _why_none(miner: RuleMiner) -> str:
+    """Why a fold has no detector: what turned its best-ranked candidate down, else the note."""
+    rejected = miner.result.rejected
+    return rejected[0].reason if rejected else miner.result.note or "no candidate"
+
+
+def _reason(text: str) -> str:
+    """A rejection's reason without its numbers and rule ids (so alike reasons count together)."""
+    text = re.sub(r"\d[\d,.]*\+?", "N", text)
+    text = re.sub(r"(compliant example of|example) \S+", r"\1 X", text)
+    return re.sub(r"\(.*\)", "", text).strip()
 
 
 def fires(detector, language: str, code: str) -> bool:
@@ -113,6 +141,9 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             hit = det is not None and fires(det, lang, c)
             out.tp += hit
             out.fn += not hit
+            if not hit:
+                out.failures.append((miner.result.rule_id, "missed" if det is not None else "no detector",
+                                     det.pattern if det is not None else _why_none(miner), c))
         for k, c in enumerate(test_good + independent):
             hit = det is not None and fires(det, lang, c)
             out.fp += hit
@@ -120,6 +151,8 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             if k >= len(test_good):
                 out.fp_independent += hit
                 out.tn_independent += not hit
+            elif hit:
+                out.failures.append((miner.result.rule_id, "false positive", det.pattern, c))
         if det is not None:
             out.other_runs += pools[lang].others(miner.result.rule_id)
             out.other_fires += pools[lang].count([det], [miner.result.rule_id])[0]

@@ -18,7 +18,10 @@ Per rule with violating examples and no hand-written `detect`:
 3. the first candidate that passes is the least general verified pattern; from it the miner
    climbs a lattice of more general candidates (`lattice.py`: no enclosing node, any place in a
    method, no sibling structure, any receiver of a named type, no names the rule does not name,
-   no optional parts) and keeps the most general that still passes every check. The detector
+   no optional parts) and keeps the most general that still passes every check; a call keeps its
+   argument shape (`shape`), a candidate no contrast tells from a compliant example may ask that
+   the guard the rule names be absent around it (`absence`), and a pattern of names only may be
+   held to a stricter corpus bar (`names_max_hits_per_10k`). The detector
    records how it was verified and its generality (`MinedCheck.level`, `turned_down`), the report
    every candidate and step tried with the reason it was rejected. `MiningOptions(generalise=False)`
    keeps the first verified pattern as it is (the miner before the lattice).
@@ -68,6 +71,15 @@ class MiningOptions:
     generalise: bool = True  # climb the lattice from the verified pattern (False: keep it as it is)
     lattice: str = "context-first"  # the order of the lattice's steps (lattice.ORDERS)
     start: str = "specific"  # with generalise: the climb starts from the most specific verified candidate
+    # with generalise: what of an argument list's shape a candidate keeps, never dropped by a step
+    # (`tree.SHAPES`: "" none, "kinds" how many arguments of which kind, "count" how many)
+    shape: str = ""
+    # with generalise: a candidate the contrast cannot otherwise tell from a compliant example may
+    # ask for the absence of what guards it there (a null check, a `close`: `QueryScope.absent`)
+    absence: bool = False
+    # the clean-corpus bar of a candidate that asks for nothing but names (`TreeCandidate.names_only`);
+    # None: `max_hits_per_10k`, as any other
+    names_max_hits_per_10k: float | None = None
     # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
     other_corpora: Callable[[str], Corpus | None] | None = None
     # verification-only variants of a book's examples (rule id -> (violating, compliant) code), e.g.

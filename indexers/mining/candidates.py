@@ -14,11 +14,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from dualrag.scoped_query import words_around
+
 from . import tree
 from .examples import Parsed, declared_names, error_share, parse_example, raw_root, roles_of, text
 from .words import RuleWords
 
 MAX_ERROR_SHARE = 0.25  # an example whose parse leaves more unplaced is not mined as a tree
+MAX_ABSENT = 2  # guards a candidate may ask to be absent
 
 
 def order_key(cand: tree.TreeCandidate, prefer: str, said_first: bool = False) -> tuple:
@@ -33,16 +36,17 @@ def order_key(cand: tree.TreeCandidate, prefer: str, said_first: bool = False) -
 
 def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, bg: tree.Background, limit: int,
                     prefer: str = "specific", said_first: bool = False,
-                    scoped: bool = True) -> list[tree.TreeCandidate]:
+                    scoped: bool = True, shape: str = "") -> list[tree.TreeCandidate]:
     """Tree-sitter candidates in `order_key` order (at most `limit` of them), not yet compiled or
     told from the rule's compliant examples (`prepare` does that, for those the miner gets to).
-    `scoped` False: plain queries only (no place at any depth, no receiver's type)."""
+    `scoped` False: plain queries only (no place at any depth, no receiver's type). `shape`: what of
+    an argument list's shape the candidates keep (`tree.SHAPES`)."""
     parsed = [parse_example(c, language) for c in violating]
     if any(p is None or error_share(p) > MAX_ERROR_SHARE for p in parsed):
         return []  # not code of this language (SQL, a config line, prose the clean-up kept)
     per_example: list[dict[str, list[dict]]] = []
     for p in parsed:
-        ctx = tree.context(p, words, scoped)
+        ctx = tree.context(p, words, scoped, shape)
         by_type: dict[str, list[dict]] = {}
         for node in tree.anchors(p, words.roles):
             feats = tree.features(node, p, ctx)
@@ -65,7 +69,7 @@ def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, b
             for kept in tree.levels(anchor, full, bg, words):
                 if not kept and not tree.type_related(anchor, words):
                     continue  # a bare node type says nothing of its own
-                cand = tree.candidate(anchor, kept, full, bg, words, relevance=relevance)
+                cand = tree.candidate(anchor, kept, full, bg, words, relevance=relevance, shape=shape)
                 if not cand.named:
                     continue
                 if cand.pattern not in found or found[cand.pattern].bits < cand.bits:
@@ -74,13 +78,13 @@ def tree_candidates(language: str, violating: Sequence[str], words: RuleWords, b
 
 
 def prepare(cand: tree.TreeCandidate, language: str, violating: Sequence[str], own_compliant: Sequence[str],
-            words: RuleWords, bg: tree.Background) -> tuple[tree.TreeCandidate, str]:
+            words: RuleWords, bg: tree.Background, absence: bool = False) -> tuple[tree.TreeCandidate, str]:
     """A candidate compiled and made to miss the rule's own compliant examples, with "" or why it
     was dropped before verification (does not compile, cannot be told from a compliant example)."""
     error = tree.compiles(language, cand.pattern)
     if error:
         return cand, f"query does not compile ({error})"
-    special, why = specialise(cand, language, violating, own_compliant, words, bg)
+    special, why = specialise(cand, language, violating, own_compliant, words, bg, absence=absence)
     return special or cand, why
 
 
@@ -91,10 +95,13 @@ def _raw_parsed(language: str, code: str) -> Parsed:
 
 def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str], own_compliant: Sequence[str],
                words: RuleWords, bg: tree.Background,
-               within: dict | None = None) -> tuple[tree.TreeCandidate | None, str]:
+               within: dict | None = None, absence: bool = False) -> tuple[tree.TreeCandidate | None, str]:
     """The candidate made to miss the rule's own compliant examples by the contrast: a path the
     compliant node lacks added back, a field only it has negated, a word only it has excluded.
-    `within`: only paths of these (a more specific candidate's) may be added back, nothing else."""
+    `within`: only paths of these (a more specific candidate's) may be added back, nothing else.
+    `absence`: when none of that tells them apart, a word the code around the compliant match has
+    and no violating example has becomes one its code around must not have (a null check, a
+    `close`, a scheduler: `QueryScope.absent`)."""
     literals = roles_of(language).literals
     for _ in range(4):
         det = cand.detector(language)
@@ -105,7 +112,8 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
         comp_parsed = _raw_parsed(language, code)
         comp_nodes = tree.captured(language, cand.pattern, code)
         viol_nodes = [n for c in violating for n in tree.captured(language, cand.pattern, c)]
-        comp_feats = [tree.features(n, comp_parsed, tree.context(comp_parsed, words)) for n in comp_nodes]
+        comp_ctx = tree.context(comp_parsed, words, shape=cand.shape)
+        comp_feats = [tree.features(n, comp_parsed, comp_ctx) for n in comp_nodes]
         missing = [p for p in cand.full if p not in cand.paths and all(p not in f for f in comp_feats)
                    and (within is None or p in within)]
         # a literal's kind tells them apart as well as its value does, and generalises
@@ -118,7 +126,7 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
             for k in range(1, len(best) + 1):
                 paths.setdefault(best[:k], cand.full.get(best[:k], 0))
             nxt = tree.candidate(cand.anchor, paths, cand.full, bg, words, relevance=cand.relevance,
-                                 negated=cand.negated_fields, excluded=cand.excluded_words)
+                                 negated=cand.negated_fields, excluded=cand.excluded_words, shape=cand.shape)
         elif within is not None:
             nxt = None
         else:
@@ -137,6 +145,10 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
                 extra = [w for w in extra if len(w) >= 3]
                 if extra:
                     nxt = replace(cand, bits=cand.bits + 1.0, excluded_words=(*cand.excluded_words, extra[0]))
+        if nxt is None and absence and len(cand.absent_words) < MAX_ABSENT:
+            guard = _guard(comp_nodes, comp_parsed, violating, words, cand.absent_words)
+            if guard is not None:
+                nxt = replace(cand, bits=cand.bits + 1.0, absent_words=(*cand.absent_words, guard))
         if nxt is None:
             return None, f"cannot be told from compliant example {hit + 1} of the rule"
         nxt.pattern = tree.render(nxt)
@@ -145,6 +157,21 @@ def specialise(cand: tree.TreeCandidate, language: str, violating: Sequence[str]
             return None, f"cannot be told from compliant example {hit + 1} of the rule"
         cand = nxt
     return None, "cannot be told from the rule's compliant examples"
+
+
+def _guard(comp_nodes: Sequence, comp_parsed: Parsed, violating: Sequence[str], words: RuleWords,
+           taken: Sequence[str]) -> str | None:
+    """A word the code around the compliant match has and no violating example has anywhere, that
+    the rule's text names or that is a keyword (`null`, `finally`): what guards it. Any other
+    difference between two examples is as likely the example's own as the point."""
+    roles = words.roles
+    found = set().union(*(words_around(n, roles.functions) for n in comp_nodes)) if comp_nodes else set()
+    for code in violating:
+        found -= words_around(raw_root(comp_parsed.language, code), ())
+    found -= comp_parsed.declared | set(tree.PLACEHOLDERS) | set(taken)
+    ranked = sorted((w for w in found if len(w) >= 2 and (w.lower() in words or w in roles.keywords)),
+                    key=lambda w: (w.lower() not in words, -len(w), w))
+    return ranked[0] if ranked else None
 
 
 def _fields(node) -> frozenset[str]:

@@ -15,10 +15,15 @@ a step when the more general candidate still passes every check, and records why
   (a variable, field or parameter the fragment declares with it, or the type itself);
 - `names`: names, receivers' types and literal values the rule's text does not name are dropped
   (the node's kind stays: a literal's kind, a call's shape);
-- `values`: literal values are dropped even where the rule's text names them (its `0.1` is often
-  an instance of "a double", not the point: verification says which);
+- `values`: literal values are dropped even where the rule's prose names them (its `0.1` is often
+  an instance of "a double", not the point: verification says which), never one it writes as
+  code (`setWritable(true, false)`, "`0777`");
 - `optional`: what a construct may do without: modifiers, annotations, argument lists
   (`GrammarRoles.optional`), unless the rule names them.
+
+No step drops a kept call's argument shape (`MiningOptions.shape`, `tree.with_shapes`): what a
+call was given is where its near miss differs (`interval(15, SECONDS)` and the same call with a
+scheduler), and a book without compliant code cannot show which steps lose that.
 """
 
 from __future__ import annotations
@@ -129,13 +134,18 @@ def values(cand: tree.TreeCandidate, words: RuleWords) -> Step | None:
     out: Paths = {}
     for p, i in cand.paths.items():
         last = p[-1]
-        if last[0] == "c" and last[3] is not None and last[2] in literals:
+        if last[0] == "c" and last[3] is not None and last[2] in literals and not _written(last[3], words):
             out.setdefault(_bare(p), i)
-        elif last[0] == "t" and cand.anchor in literals:
+        elif last[0] == "t" and cand.anchor in literals and not _written(last[1], words):
             continue
         else:
             out[p] = i
     return (cand.anchor, out, cand.full) if out != cand.paths else None
+
+
+def _written(value: str, words: RuleWords) -> bool:
+    """Whether the rule's text writes a literal's value as code."""
+    return tree.literal_word(value) in words.code
 
 
 def optional(cand: tree.TreeCandidate, words: RuleWords) -> Step | None:
@@ -165,7 +175,8 @@ def climb(cand: tree.TreeCandidate, step: str, bg: tree.Background, words: RuleW
         return None
     relevance = tree.relevance(anchor, tree.core(anchor, full, words), bg, words)
     out = tree.candidate(anchor, paths, full, bg, words, relevance=relevance,
-                         negated=cand.negated_fields if anchor == cand.anchor else (), excluded=cand.excluded_words)
+                         negated=cand.negated_fields if anchor == cand.anchor else (), excluded=cand.excluded_words,
+                         shape=cand.shape, absent=cand.absent_words)
     if not out.named or (out.pattern == cand.pattern and out.scope() == cand.scope()):
         return None
     return out

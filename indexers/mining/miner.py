@@ -91,6 +91,10 @@ class RuleMiner:
             self.result.status, self.result.note = "prose", "its violating examples hold no code"
 
     @property
+    def _absence(self) -> bool:
+        return self.options.generalise and self.options.absence
+
+    @property
     def _trees(self) -> tree.Background:
         return self.bg.trees.get(self.language) or tree.Background()
 
@@ -109,7 +113,8 @@ class RuleMiner:
                         ("general" if self.corpus is not None else "specific")
                     said_first = False
                 self._raw = tree_candidates(self.language, self.violating, self.words, self._trees,
-                                            opts.max_candidates * 3, prefer, said_first, scoped=opts.generalise)
+                                            opts.max_candidates * 3, prefer, said_first, scoped=opts.generalise,
+                                            shape=opts.shape if opts.generalise else "")
                 self._prepared = 0
                 self._queue = self._next_raw()
             else:
@@ -159,7 +164,7 @@ class RuleMiner:
         examples (compiled and specialised only now: most rules keep one of their first)."""
         while self._raw and self._prepared < self.options.max_candidates:
             cand, why = prepare(self._raw.pop(0), self.language, self.violating, self.own_compliant, self.words,
-                                self._trees)
+                                self._trees, absence=self._absence)
             if why:
                 self._dropped.append(Rejected("tree-sitter", cand.pattern, round(cand.bits, 1), why))
                 continue
@@ -226,8 +231,8 @@ class RuleMiner:
         # only what the step took away may come back: anything else is another shape of the
         # example, not a generalisation of the best so far
         special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees,
-                                  within=climb.best.tree.paths)
-        if special is not None and not why and special.pattern != cand.pattern and \
+                                  within=climb.best.tree.paths, absence=self._absence)
+        if special is not None and not why and (special.pattern, special.scope()) != (cand.pattern, cand.detector.scope) and \
                 not set(climb.best.tree.paths) <= set(special.paths):  # all of it back: no more general
             climb.special = _candidate(special, self.language, f"{cand.step}+contrast")
 
@@ -236,11 +241,12 @@ class RuleMiner:
         against it (as against its own rule's) and tried next, at most twice over."""
         if compliant is None or cand.tree is None or cand.contrasted >= 2:
             return
-        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees)
-        if special is None or why or special.pattern == cand.pattern:
+        special, why = specialise(cand.tree, self.language, self.violating, [compliant], self.words, self._trees,
+                                  absence=self._absence)
+        if special is None or why or special.scope() == cand.tree.scope() and special.pattern == cand.pattern:
             return
-        if any(r.pattern == special.pattern for r in self.result.rejected) or \
-                any(q.pattern == special.pattern for q in self._queue):
+        if special.pattern != cand.pattern and any(r.pattern == special.pattern for r in self.result.rejected) or \
+                any(q.pattern == special.pattern and q.detector.scope == special.scope() for q in self._queue):
             return
         self._queue.insert(0, _candidate(special, self.language, contrasted=cand.contrasted + 1))
 
@@ -252,10 +258,14 @@ class RuleMiner:
             reason = (f"fires on more than {book_allowed} violating examples of other rules of the book: "
                       "what much of the book's code has, not what this rule forbids")
         elif self.corpus is not None and hits is not None:
-            allowed = self.options.max_hits_per_10k * self.corpus.lines / 10_000
+            per_10k, which = self.options.max_hits_per_10k, ""
+            if self.options.names_max_hits_per_10k is not None and cand.tree is not None and \
+                    cand.tree.names_only(self._trees, self.words):
+                per_10k, which = min(per_10k, self.options.names_max_hits_per_10k), " for a pattern of names only"
+            allowed = per_10k * self.corpus.lines / 10_000
             if hits > allowed:
-                reason = (f"{hits}+ clean-corpus hits in {self.corpus.lines:,} lines (limit "
-                          f"{self.options.max_hits_per_10k:g} per 10k = {int(allowed)})")
+                reason = (f"{hits}+ clean-corpus hits in {self.corpus.lines:,} lines (limit{which} "
+                          f"{per_10k:g} per 10k = {int(allowed)})")
         cand.hits = hits if self.corpus is not None else None
         if cand.step:
             if reason:

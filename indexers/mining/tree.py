@@ -19,6 +19,10 @@ example of its own rule, it is specialised from the contrast: a path the complia
 is added back, a field the compliant node has and no violating one has is negated
 (`!alternative`), a word the compliant node's text has and no violating node's has is excluded
 (`#not-match? @violation "\\bdefault\\b"`).
+
+With `shape` (`SHAPES`), an argument list's shape is a path too: how many arguments, and of which
+kind where every example agrees (`_shared_shapes`); a kept call keeps its shape, rendered with
+anchors (`(argument_list . (decimal_integer_literal) . (_) .)`: exactly two arguments).
 """
 
 from __future__ import annotations
@@ -67,12 +71,15 @@ MAX_PATHS = 6  # the most informative paths a candidate keeps (their prefixes ri
 MAX_SEEDS = 40  # anchor nodes of one type tried from the seed example
 MIN_PATH_BITS = 0.4  # a path worth less says nothing (most nodes of its parent's type have it)
 RULE_WORD_BONUS = 2.0
+SHAPE_BITS = 1.0  # an argument list's shape: counted, never a reason to prefer a candidate
+SHAPES = ("", "kinds", "count")  # no shape; how many arguments and of which kind; how many only
 
 Step = tuple  # ("c", field, type, text | None) | ("k", field, token) | ("u", field, type) | ("t", text)
+#  | ("s", kinds): the argument list above it has one argument per kind (None: of any kind)
 Path = tuple  # tuple[Step, ...]
 
 
-def _literal_word(value: str) -> str:
+def literal_word(value: str) -> str:
     return value.strip("\"'").rstrip("lLfFdD").lower()
 
 
@@ -85,6 +92,7 @@ class Context:
     words: RuleWords
     types: dict[str, set[str]] = field(default_factory=dict)  # declared name -> simple type names
     scoped: bool = True  # paths a scoped query needs (places at any depth, receivers' types) too
+    shape: str = ""  # argument lists' shapes (`SHAPES`)
 
     @property
     def roles(self) -> GrammarRoles:
@@ -100,7 +108,7 @@ def meaningful_text(node, parent, fld: str, ctx: Context) -> str | None:
         return None
     roles = ctx.roles
     if node.type in roles.literals:  # a literal counts when the rule's text names it (365, not 1)
-        word = _literal_word(value)
+        word = literal_word(value)
         return value if word in ctx.words and len(word) >= 2 else None
     if node.type not in roles.identifiers:
         return None
@@ -137,8 +145,17 @@ def receiver_types(node, parent, fld: str, ctx: Context) -> set[str]:
     return set()
 
 
-def context(parsed: Parsed, words: RuleWords, scoped: bool = True) -> Context:
-    return Context(parsed.declared, words, declared_types(parsed.language, parsed.root) if scoped else {}, scoped)
+def context(parsed: Parsed, words: RuleWords, scoped: bool = True, shape: str = "") -> Context:
+    return Context(parsed.declared, words, declared_types(parsed.language, parsed.root) if scoped else {}, scoped,
+                   shape)
+
+
+def shape_of(node, ctx: Context) -> Step | None:
+    """An argument list's shape step: one kind per argument (`count`: None for each)."""
+    if not ctx.shape or node.type not in ctx.roles.arguments:
+        return None
+    kinds = [c.type for c in node.named_children if c.type not in ctx.roles.comments]
+    return ("s", tuple(None if ctx.shape == "count" else k for k in kinds))
 
 
 def _field(node, index: int) -> str:
@@ -155,6 +172,8 @@ def features(node, parsed: Parsed, ctx: Context) -> dict[Path, int]:
         own = meaningful_text(node, parent, _field_of(node), ctx)
         if own is not None:
             out[(("t", own),)] = 0
+    if (own_shape := shape_of(node, ctx)) is not None:
+        out[(own_shape,)] = 0
     _below(node, (), 0, parsed, ctx, out)
     up: Path = ()
     current = node
@@ -199,6 +218,8 @@ def _below(node, prefix: Path, depth: int, parsed: Parsed, ctx: Context, out: di
         if child.is_named:
             path = prefix + (("c", fld, child.type, None),)
             out.setdefault(path, i)
+            if (shape := shape_of(child, ctx)) is not None:
+                out.setdefault(path + (shape,), i)
             value = meaningful_text(child, node, fld, ctx)
             if value is not None:
                 out.setdefault(prefix + (("c", fld, child.type, value),), i)
@@ -288,7 +309,7 @@ def _related(step: Step, words: RuleWords) -> bool:
     the type's own name), its keyword or operator."""
     if step[0] == "c":
         if step[3] is not None:
-            return step[3].lower() in words or _literal_word(step[3]) in words
+            return step[3].lower() in words or literal_word(step[3]) in words
         return type_related(step[2], words)
     if step[0] == "k":
         return step[2] in words.operators or (step[2].isalpha() and step[2].lower() in words)
@@ -299,7 +320,7 @@ def _related(step: Step, words: RuleWords) -> bool:
 
 def names_rule(value: str, words: RuleWords) -> bool:
     """Whether the rule's text names a text of the code (an API name, a literal's value)."""
-    return value.lower() in words or _literal_word(value) in words
+    return value.lower() in words or literal_word(value) in words
 
 
 def said_by_rule(path: Path, words: RuleWords) -> bool:
@@ -311,6 +332,8 @@ def path_bits(anchor_type: str, path: Path, bg: Background, words: RuleWords) ->
     """What a path adds: its last step's information given the node it hangs from (for a step
     up, given the node below it)."""
     last = path[-1]
+    if last[0] == "s":
+        return SHAPE_BITS
     if last[0] == "u":
         below = anchor_type if len(path) == 1 else path[-2][2]
         bits = bg.step_bits(below, last)
@@ -339,7 +362,9 @@ class TreeCandidate:
     relevance: float = 0.0  # bits of the paths that name what the rule is about
     negated_fields: tuple[str, ...] = ()
     excluded_words: tuple[str, ...] = ()
+    absent_words: tuple[str, ...] = ()  # words the code around it must not hold (`QueryScope.absent`)
     pattern: str = ""
+    shape: str = ""  # the argument lists' shapes it was made with (`SHAPES`)
     named: bool = False  # names an API, a keyword or a literal, or a construct the rule's text names
     said: float = 0.0  # bits of what it names that the rule's own words name (`said_bits`)
 
@@ -350,12 +375,26 @@ class TreeCandidate:
                             | {p[0][1] for p in self.paths if p[0][0] == "t"}
                             | {s[2] for p in self.paths for s in p if s[0] == "k" and s[2].isalpha()}))
 
+    def names_only(self, bg: Background, words: RuleWords) -> bool:
+        """Whether it asks for nothing but names (`Thread.sleep`, `Cloneable`): no structure worth
+        a bit in the book's examples (every call has an argument list), no argument shape, no
+        guard's absence — the kind of detector that fires wherever the name is, whatever the code
+        does with it."""
+        if self.absent_words:
+            return False
+        naming = [p for p in self.paths if p[-1][0] in ("t", "r") or (p[-1][0] == "c" and p[-1][3] is not None)]
+        carried = {q[:k] for q in naming for k in range(1, len(q))} | {_bare(q) for q in naming}
+        # a name on the node itself or on its children (a call's, an annotation's, its receiver's)
+        return all(len(p) <= 2 for p in naming) and \
+            all(p in carried or p in naming or path_bits(self.anchor, p, bg, words) < 1.0 for p in self.paths)
+
     def scope(self) -> QueryScope | None:
         """What a query cannot say: the place it sits in at any depth, its receiver's type."""
         inside = sorted({p[0][1] for p in self.paths if p[0][0] == "a"})[:1]
         receiver = _receiver(self.paths)
         types = sorted({p[-1][1] for p in self.paths if p[-1][0] == "r" and p[:-1] == receiver})
-        return QueryScope(inside=inside, receiver_types=types) if inside or types else None
+        absent = list(self.absent_words)
+        return QueryScope(inside=inside, receiver_types=types, absent=absent) if inside or types or absent else None
 
     def detector(self, language: str) -> Detector:
         scope = self.scope()
@@ -364,15 +403,30 @@ class TreeCandidate:
 
 
 def candidate(anchor: str, paths: dict[Path, int], full: dict[Path, int], bg: Background, words: RuleWords, *,
-              relevance: float = 0.0, negated: tuple[str, ...] = (), excluded: tuple[str, ...] = ()) -> TreeCandidate:
+              relevance: float = 0.0, negated: tuple[str, ...] = (), excluded: tuple[str, ...] = (),
+              shape: str = "", absent: tuple[str, ...] = ()) -> TreeCandidate:
     """A candidate of these paths, scored and rendered (of the places it sits in, the most
-    informative is kept: a scope asks for one)."""
+    informative is kept: a scope asks for one; the shapes of its argument lists ride along)."""
     places = sorted((p for p in paths if p[0][0] == "a"), key=lambda p: (-path_bits(anchor, p, bg, words), repr(p)))
-    paths = {p: i for p, i in paths.items() if p[0][0] != "a" or p == places[0]}
+    paths = with_shapes({p: i for p, i in paths.items() if p[0][0] != "a" or p == places[0]}, full)
     cand = TreeCandidate(anchor, paths, full, score(anchor, paths, bg, words), relevance, negated, excluded,
-                         named=is_named(anchor, paths, words), said=said_bits(anchor, paths, bg, words))
+                         absent_words=absent, shape=shape, named=is_named(anchor, paths, words), said=said_bits(anchor, paths, bg, words))
     cand.pattern = render(cand)
     return cand
+
+
+def with_shapes(paths: dict[Path, int], full: dict[Path, int]) -> dict[Path, int]:
+    """`paths` with the shape every example agrees on (in `full`) of the arguments of each call it
+    keeps (the anchor's too): a step of the lattice never drops what a call was given."""
+    out = dict(paths)
+    for p, i in full.items():
+        if p[-1][0] != "s" or p in out:
+            continue
+        call = p[:-2]
+        if len(p) <= 2 or call in out:
+            for k in range(1, len(p) + 1):
+                out.setdefault(p[:k], full.get(p[:k], i))
+    return out
 
 
 def _receiver(paths: Iterable[Path]) -> Path | None:
@@ -388,6 +442,7 @@ def generalise(anchor_type: str, seed: dict[Path, int], others: Sequence[list[di
         best, best_bits = None, -1.0
         for feats in nodes:
             shared = {p: i for p, i in common.items() if p in feats}
+            shared.update(_shared_shapes(common, feats))
             bits = sum(path_bits(anchor_type, p, bg, words) for p in shared)
             if bits > best_bits:
                 best, best_bits = shared, bits
@@ -397,12 +452,28 @@ def generalise(anchor_type: str, seed: dict[Path, int], others: Sequence[list[di
     return common
 
 
+def _shared_shapes(common: dict[Path, int], feats: dict[Path, int]) -> dict[Path, int]:
+    """Shapes of the same argument list with as many arguments in both: the kinds they agree on
+    (None where they differ)."""
+    theirs = {p[:-1]: p[-1][1] for p in feats if p[-1][0] == "s"}
+    out: dict[Path, int] = {}
+    for p, i in common.items():
+        if p[-1][0] != "s" or p in feats:
+            continue
+        other = theirs.get(p[:-1])
+        if other is not None and len(other) == len(p[-1][1]):
+            out[p[:-1] + (("s", tuple(a if a == b else None for a, b in zip(p[-1][1], other, strict=True))),)] = i
+    return out
+
+
 def prune(anchor_type: str, paths: dict[Path, int], bg: Background, words: RuleWords,
           limit: int = MAX_PATHS) -> dict[Path, int]:
     """The `limit` most informative paths (worth at least MIN_PATH_BITS), with their prefixes.
     A path through a child with a text replaces the same path through the bare child."""
     scored = []
     for p in paths:
+        if p[-1][0] == "s":
+            continue  # shapes ride along with their argument list (`with_shapes`)
         bits = path_bits(anchor_type, p, bg, words)
         if bits >= (MIN_UP_BITS if p[-1][0] == "u" else MIN_PATH_BITS):
             scored.append((bits, len(p), p))
@@ -528,12 +599,13 @@ class _PNode:
     order: int = 0
     children: list = field(default_factory=list)  # _PNode or ("k", field, token, order)
     receiver: bool = False
+    shape: tuple | None = None  # an argument list's kinds, anchored (None: any arguments)
 
 
 def render(cand: TreeCandidate) -> str:
     """The candidate as a tree-sitter query with `@violation` on the anchor (and `@receiver` on
     the node its scope asks the type of; the places it sits in are the scope's)."""
-    root = _PNode(cand.anchor)
+    root = _PNode(cand.anchor, shape=next((p[0][1] for p in cand.paths if p[0][0] == "s"), None))
     ups = sorted((p for p in cand.paths if p[0][0] == "u"), key=len)
     own_text = next((p[0][1] for p in cand.paths if p[0][0] == "t"), None)
     down = [p for p in cand.paths if p[0][0] == "c" or p[0][0] == "k"]
@@ -545,6 +617,9 @@ def render(cand: TreeCandidate) -> str:
         if parent is None:
             continue
         last = p[-1]
+        if last[0] == "s":
+            parent.shape = last[1]
+            continue
         if last[0] == "r":
             if p[:-1] == receiver:
                 parent.receiver = True
@@ -567,7 +642,7 @@ def render(cand: TreeCandidate) -> str:
         captures.append(("violation", own_text))
     for step in (ups[-1] if ups else ()):  # the node it sits in, then that node's parent
         body = f"({step[2]} {step[1] + ': ' if step[1] else ''}{body})"
-    preds = [f"(#eq? @{name} {_quote(value)})" for name, value in captures]
+    preds = [f"(#{'match' if name.startswith('s') else 'eq'}? @{name} {_quote(value)})" for name, value in captures]
     preds += [f"(#not-match? @violation {_quote(_word_rx(word))})" for word in cand.excluded_words]
     return f"({body} {' '.join(preds)})" if preds else body
 
@@ -582,12 +657,20 @@ def _bare(p: Path) -> Path:
 
 def _render_node(node: _PNode, captures: list, negated: Sequence[str] = (), anchor: bool = False) -> str:
     parts = [node.type] + [f"!{f}" for f in negated]
-    for child in sorted(node.children, key=lambda c: c[3] if isinstance(c, tuple) else c.order):
+    slots = _slots(node)
+    if slots:  # its arguments, one per slot, first to last
+        parts.append(". " + " . ".join(s if isinstance(s, str) else _render_node(s, captures) for s in slots) + " .")
+    for child in sorted(node.children, key=lambda c: c[3] if isinstance(c, tuple) else c.order) \
+            if slots is None else ():
         if isinstance(child, tuple):
             parts.append(f"{child[1] + ': ' if child[1] else ''}{_quote(child[2])}")
         else:
             parts.append(f"{child.fld + ': ' if child.fld else ''}{_render_node(child, captures)}")
     rendered = "(" + " ".join(parts) + ")"
+    if slots == []:
+        name = f"s{len(captures)}"
+        captures.append((name, r"^\(\s*\)$"))  # no argument at all
+        rendered += f" @{name}"
     if node.text is not None:
         name = f"c{len(captures)}"
         captures.append((name, node.text))
@@ -597,6 +680,20 @@ def _render_node(node: _PNode, captures: list, negated: Sequence[str] = (), anch
     if anchor:
         rendered += " @violation"
     return rendered
+
+
+def _slots(node: _PNode) -> list | None:
+    """An argument list's arguments in order when its shape can be rendered: a kept argument at
+    its place (`( a , b )`: the i-th argument is child 2i+1), any other as its kind (`(_)`: any)."""
+    if node.shape is None or any(isinstance(c, tuple) for c in node.children):
+        return None
+    slots: list = [f"({k})" if k else "(_)" for k in node.shape]
+    for child in node.children:
+        at = (child.order - 1) // 2
+        if not (0 <= at < len(slots) and isinstance(slots[at], str) and node.shape[at] in (None, child.type)):
+            return None  # not where the shape says: no anchors
+        slots[at] = child
+    return slots
 
 
 def compiles(language: str, pattern: str) -> str | None:

@@ -51,6 +51,7 @@ class RuleWords:
     words: frozenset[str] = frozenset()
     types: frozenset[str] = frozenset()  # node types the text names through the pack's vocabulary
     operators: frozenset[str] = frozenset()  # operator and keyword tokens the text names as code
+    code: frozenset[str] = frozenset()  # words the text writes as code (in backticks or quotes)
     roles: GrammarRoles = field(default_factory=GrammarRoles, repr=False, compare=False)  # the grammar read in
 
     def __contains__(self, word: object) -> bool:
@@ -86,7 +87,7 @@ def rule_words(*texts: str, language: str = "java", constructs: bool = True) -> 
     for target, phrases in roles_of(language).constructs:
         if any(_names(lowered, text, p, code) for p in phrases):
             (types if re.fullmatch(r"[a-z_]+", target) else operators).add(target)
-    return RuleWords(frozenset(words), frozenset(types), frozenset(operators), roles_of(language))
+    return RuleWords(frozenset(words), frozenset(types), frozenset(operators), frozenset(code), roles_of(language))
 
 
 def _code_words(text: str) -> set[str]:

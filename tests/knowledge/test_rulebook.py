@@ -81,7 +81,7 @@ def test_minimal_rule_file(tmp_path):
     ("detect:\n  kind: regex\n  pattern: 'x'\n  window: hunk\n", "unknown detect key(s) window"),
     ("detect:\n  kind: regex\n  pattern: 'x'\n  scope: hunk\n", "detect.scope goes with kind scoped-query"),
     ("detect:\n  kind: scoped-query\n  pattern: '(return_statement) @violation'\n  scope: {near: x}\n",
-     "detect.scope is a mapping of 'inside' and 'receiver_types'"),
+     "detect.scope is a mapping of 'inside', 'receiver_types' and 'absent'"),
     ("tags: [a, 997]\n", "'tags' must be a list of strings"),
 ])
 def test_bad_rules_are_named(tmp_path, extra, expected):

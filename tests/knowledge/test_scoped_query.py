@@ -42,6 +42,27 @@ def test_inside_means_at_any_depth_and_only_there():
     assert detector_rows(det, "java", code) == [5]
 
 
+def test_absent_means_no_such_word_in_the_function_around_it_outside_comments_and_strings():
+    det = scoped("((method_invocation name: (identifier) @n) @violation (#eq? @n \"console\"))", absent=["null"])
+    code = "\n".join([  # noqa: FLY002 - a line a row, each with what it tests
+        "class A {",
+        "  void guarded() {",
+        "    Console c = System.console();",  # 2: the function checks for null
+        "    if (c == null) return;",
+        "  }",
+        "  void bare() {",
+        "    Console c = System.console();",  # 6: nothing guards it
+        "    log(\"null?\"); // null",  # a message and a comment guard nothing
+        "  }",
+        "}"])
+    assert detector_rows(det, "java", code) == [6]
+    assert detector_rows(det, "java", "Console c = System.console();\nif (c == null) return;") == []  # no function: the fragment
+    py = scoped("((call function: (attribute attribute: (identifier) @n)) @violation (#eq? @n \"batched\"))", "python",
+                absent=["strict"])
+    assert detector_rows(py, "python", "def f(xs):\n    return itertools.batched(xs, 2, strict=True)\n\ndef g(xs):\n"
+                                       "    return itertools.batched(xs, 2)\n") == [4]
+
+
 def test_declared_types_reads_the_packs_declarations_in_each_language():
     from dualrag import languages
 
@@ -95,6 +116,10 @@ def test_a_rule_file_may_write_a_scoped_query(tmp_path):
     path.write_text(RULE_FILE, encoding="utf-8")
     [rule] = load_rule_file(path)
     assert rule.detect.kind == "scoped-query" and rule.detect.scope.receiver_types == ["SimpleDateFormat"]
+    path.write_text(RULE_FILE.replace("    receiver_types: [SimpleDateFormat]\n",
+                                      "    receiver_types: [SimpleDateFormat]\n    absent: [synchronized]\n"), encoding="utf-8")
+    [rule] = load_rule_file(path)
+    assert rule.detect.scope.absent == ["synchronized"]
     path.write_text(RULE_FILE.replace("  scope:\n    receiver_types: [SimpleDateFormat]\n", ""), encoding="utf-8")
     with pytest.raises(RuleBookError, match="detect.scope goes with kind scoped-query"):
         load_rule_file(path)

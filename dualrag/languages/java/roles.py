@@ -29,6 +29,8 @@ JAVA_ROLES = GrammarRoles(
                       "switch_expression", "lambda_expression", "static_initializer", "constructor_declaration",
                       "method_declaration", "if_statement", "class_declaration", "interface_declaration",
                       "enum_declaration", "record_declaration"}),
+    arguments=frozenset({"argument_list"}),
+    functions=frozenset({"method_declaration", "constructor_declaration", "static_initializer"}),
     optional=frozenset({"modifiers", "marker_annotation", "annotation", "throws", "type_parameters",
                         "type_arguments", "dimensions"}),
     constructs=(

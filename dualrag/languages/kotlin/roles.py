@@ -22,6 +22,8 @@ KOTLIN_ROLES = GrammarRoles(
     places=frozenset({"finally_block", "catch_block", "try_expression", "for_statement", "while_statement",
                       "do_while_statement", "when_expression", "lambda_literal", "function_declaration",
                       "class_declaration", "object_declaration", "if_expression", "anonymous_initializer"}),
+    arguments=frozenset({"value_arguments"}),
+    functions=frozenset({"function_declaration"}),
     optional=frozenset({"modifiers", "annotation", "type_arguments", "type_parameters"}),
     constructs=(
         ("finally_block", ("finally",)), ("catch_block", ("catch", "异常")), ("try_expression", ("try",)),

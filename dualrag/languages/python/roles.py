@@ -23,6 +23,8 @@ PYTHON_ROLES = GrammarRoles(
     places=frozenset({"finally_clause", "except_clause", "try_statement", "for_statement", "while_statement",
                       "with_statement", "function_definition", "class_definition", "lambda", "if_statement",
                       "list_comprehension", "dictionary_comprehension", "generator_expression"}),
+    arguments=frozenset({"argument_list"}),
+    functions=frozenset({"function_definition"}),
     optional=frozenset({"decorator", "type"}),
     constructs=(
         ("finally_clause", ("finally",)), ("except_clause", ("except", "exception", "exceptions", "异常")),
