@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from pathlib import Path
 from dualrag.embedding import Bm25Encoder, get_embedder
 from dualrag.retrieval.self_check import ensure_choice
 from dualrag.store import open_store
-from evaluation.bench.index_rules import FLOOR_S
+from evaluation.bench.index_rules import FLOOR_S, cpu_seconds
 from evaluation.mining.books import DEV_PDF, JAVA_CORPUS
 from indexers.mining import MiningOptions, load_corpus
 from indexers.mining import corpus as corpus_module
@@ -73,12 +72,6 @@ def mine_once(pdf: Path, corpus_dir: Path, options: MiningOptions | None):
     assert not failures
     return doc, {"corpus": corpus_s, "read_segment_mine": time.perf_counter() - start - corpus_s,
                  "mine": doc.mining.seconds if doc.mining else 0.0}
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process, every thread of it (the embedder's too): what a busy machine leaves steady."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def store_once(doc, embedder, sparse) -> dict:
