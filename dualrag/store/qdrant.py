@@ -462,6 +462,12 @@ class RuleStore:
 
     # ------------------------------------------------------------------ searching
 
+    def dense_vectors(self, kb: str, point_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored dense vectors of these points (those that exist), by point id."""
+        records = self._retrieve(self.collection(kb), point_ids, False, with_vectors=True)
+        return {str(r.id): np.asarray((r.vector or {})[DENSE], dtype=np.float32) for r in records
+                if isinstance(r.vector, dict) and DENSE in r.vector}
+
     def search_dense(self, kb: str, vector: Sequence[float] | np.ndarray, rule_filter: RuleFilter | None = None,
                      limit: int = 10) -> list[RuleHit]:
         manifest = self.manifest(kb)

@@ -4,6 +4,7 @@ bundled e5 embedder."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from dualrag.config.retrieval import RetrievalConfig, RuleChannels
@@ -26,6 +27,7 @@ from dualrag.retrieval.self_check import (
     setting_of,
 )
 from dualrag.store import StoreConfig, open_store
+from dualrag.store.qdrant import dense_text
 from dualrag.units import RuleSource, RuleUnit
 
 TOPICS = [
@@ -163,7 +165,7 @@ def test_a_held_out_unit_scores_as_if_indexed_without_its_example(store, tools, 
     units = store.units("examples")
     target = next(u for u in units if u.rule_id == "DATE")
     example = target.bad_examples[0]
-    held = _stripped([target], example, embedder, sparse)
+    held = _stripped([target], example, embedder, sparse, lambda ids: {})
     view = HeldOut(store, held, _idf(units, sparse))
     query = build_rule_query(example)
     with open_store(tmp_path / "other", StoreConfig(lock_timeout=0)) as other:
@@ -182,6 +184,32 @@ def test_a_held_out_unit_scores_as_if_indexed_without_its_example(store, tools, 
         theirs = {h.unit.rule_id: h.score for h in other.search_sparse("rebuilt", bag, None, 30)}
         # the same BM25 but for the IDF, which counts the example's words once more in ours
         assert ours.get("DATE", 0.0) == pytest.approx(theirs.get("DATE", 0.0), rel=0.1, abs=1e-6)
+
+
+def test_a_held_unit_whose_dense_text_keeps_without_its_example_keeps_its_stored_vector(store, tools):
+    """Only units whose dense text changes without the example are embedded again."""
+    embedder, sparse = tools
+    prose = "Close every stream you open in request handlers, on every path out of the method. " * 12
+    late = unit("cut", "LATE", prose, ["InputStream in = open(path); in.read();"])  # past the dense cut
+    early = unit("cut", "EARLY", "Close streams.", ["InputStream in = open(path); in.read();"])
+    store.upsert("cut", [late, early], embedder, sparse)
+    asked: list[str] = []
+
+    class Counting:
+        name, dim = embedder.name, embedder.dim
+
+        def embed_documents(self, texts):
+            asked.extend(texts)
+            return embedder.embed_documents(texts)
+
+    units = {u.rule_id: u for u in store.units("cut")}
+    example = late.bad_examples[0]
+    held = _stripped([units["LATE"], units["EARLY"]], example, Counting(), sparse,
+                     lambda ids: store.dense_vectors("cut", ids))
+    assert asked == [dense_text(held[units["EARLY"].point_id].unit)]  # the late one was not embedded again
+    again = embedder.embed_documents([dense_text(held[units["LATE"].point_id].unit)])[0]
+    assert np.allclose(held[units["LATE"].point_id].vector, again, atol=1e-6)
+    assert example not in held[units["LATE"].point_id].unit.full_text()
 
 
 def test_a_search_gives_each_team_base_its_own_setting_and_the_bundled_rules_the_configured_one(store, tools):
