@@ -30,7 +30,8 @@ class Setting:
 
 DEVELOPED_ON = ("dev", "pmd", "errorprone", "androidlint")
 BASELINE = Setting("baseline", (("generalise", False),))
-_LATTICE = (("generalise", True),)
+# every setting names what it leaves off, so MiningOptions' defaults (the chosen setting) move none
+_LATTICE = (("generalise", True), ("shape", ""), ("absence", False), ("names_max_hits_per_10k", None))
 # what a climbed detector must keep to stay precise on code the book never showed (issue 42): a
 # call's argument shape, the absence of the guard the book's compliant code adds
 _PRECISION = (("kinds-shape", (("shape", "kinds"),)), ("count-shape", (("shape", "count"),)),

@@ -70,13 +70,15 @@ class MiningOptions:
     max_book_share: float = 0.05  # (d): other rules' violating examples of the book a detector may fire on
     generalise: bool = True  # climb the lattice from the verified pattern (False: keep it as it is)
     lattice: str = "context-first"  # the order of the lattice's steps (lattice.ORDERS)
-    start: str = "specific"  # with generalise: the climb starts from the most specific verified candidate
+    # with generalise: the climb starts from the most general verified candidate ("specific": the
+    # most specific); with `absence` below, what the books chose leaving one book out (docs/mining.md)
+    start: str = "general"
     # with generalise: what of an argument list's shape a candidate keeps, never dropped by a step
     # (`tree.SHAPES`: "" none, "kinds" how many arguments of which kind, "count" how many)
     shape: str = ""
     # with generalise: a candidate the contrast cannot otherwise tell from a compliant example may
     # ask for the absence of what guards it there (a null check, a `close`: `QueryScope.absent`)
-    absence: bool = False
+    absence: bool = True
     # the clean-corpus bar of a candidate that asks for nothing but names (`TreeCandidate.names_only`);
     # None: `max_hits_per_10k`, as any other
     names_max_hits_per_10k: float | None = None

@@ -77,9 +77,13 @@ def test_a_constructor_with_a_double_literal_is_mined_and_verified(corpus_dir):
         'arguments: (argument_list (decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
     assert det.mined.model_dump(include={"violating", "compliant", "corpus_lines", "corpus_hits", "other_violating"}) \
         == {"violating": 1, "compliant": 3, "corpus_lines": 10_000, "corpus_hits": 0, "other_violating": 2}
-    # climbed from the declaration the example assigned it to; without the literal's kind it fires on "0.1",
-    # so the sibling structure is dropped but that kind is added back
-    assert det.mined.level == ["descend", "siblings+contrast"]
+    # the default climb starts from the most general verified candidate, which is already this one
+    assert det.mined.level == []
+    # from the most specific one it climbs from the declaration the example assigned it to; without the
+    # literal's kind it fires on "0.1", so the sibling structure is dropped but that kind is added back
+    specific, _ = mine_book([BIGDECIMAL, FINALLY, SWITCH], MiningOptions(corpus=load_corpus(corpus_dir), start="specific"))
+    assert specific[0].detect.mined.level == ["descend", "siblings+contrast"]
+    assert specific[0].detect.pattern == det.pattern
     assert det.pattern == ('((object_creation_expression type: (type_identifier) @c0 arguments: (argument_list '
                            '(decimal_floating_point_literal))) @violation (#eq? @c0 "BigDecimal"))')
     assert fires(det, "total = total.add(new BigDecimal(2.5));")  # not the example's own line

@@ -64,10 +64,12 @@ def test_the_lattice_takes_what_the_examples_happened_to_contain_out_and_the_bas
     java, sql = CASES[0].values[0], CASES[3].values[0]
     [mined], _ = mine_book([sql], LOOSE)
     assert "names" in mined.detect.mined.level and "orders" not in mined.detect.pattern
-    [mined], _ = mine_book([java], LOOSE)
-    # the example's field was declared with the type: any receiver declared so, once the context is dropped
-    assert mined.detect.mined.level and mined.detect.scope.receiver_types == ["SimpleDateFormat"]
-    assert "FMT" not in mined.detect.pattern
+    # the example's field was declared with the type: any receiver declared so, once the context is
+    # dropped, whether the climb starts at the most general verified candidate (the default) or climbs there
+    for start in ("general", "specific"):
+        [mined], _ = mine_book([java], MiningOptions(min_bits=8.0, start=start))
+        assert mined.detect.scope.receiver_types == ["SimpleDateFormat"] and "FMT" not in mined.detect.pattern
+    assert mined.detect.mined.level
     [plain], _ = mine_book([sql], MiningOptions(min_bits=8.0, generalise=False))
     assert plain.detect is not None and plain.detect.mined.level == []
     assert not detector_rows(plain.detect, "sql", "DELETE FROM invoices;")  # `orders` stayed in the pattern

@@ -106,9 +106,9 @@ CONSOLE_GOOD = ("Console console = System.console();\nif (console == null) {\n  
 
 def test_a_guard_the_rule_names_must_be_absent_when_nothing_else_tells_the_examples_apart(corpus):
     r = rule("R-3", "Check what System.console() returns for null", [CONSOLE_BAD], [CONSOLE_GOOD])
-    [plain], report = mine_book([r], MiningOptions(corpus=corpus))
+    [plain], report = mine_book([r], MiningOptions(corpus=corpus, absence=False))
     assert plain.detect is None and "cannot be told from compliant example 1" in str(report.rules[0].rejected)
-    [unit], _ = mine_book([r], MiningOptions(corpus=corpus, absence=True))
+    [unit], _ = mine_book([r], MiningOptions(corpus=corpus))  # the default asks for the guard's absence
     det = unit.detect
     assert det is not None and det.kind == "scoped-query" and det.scope.absent == ["null"]
     assert fires(det, "void greet() {\n  Console in = System.console();\n  in.printf(\"hi\");\n}")
@@ -122,9 +122,11 @@ def test_a_pattern_of_names_only_may_be_held_to_a_stricter_corpus_bar(corpus):
     r = rule("R-4", "Do not busy-wait on a flag with Thread.sleep", ["while (!done) {\n    Thread.sleep(100);\n}"])
     # a book with other calls: that a call has an argument list is then worth nothing
     other = rule("R-5", "Log through the team's logger", ["System.out.println(a);\nout.print(b);\nerr.write(c);"])
-    [loose, _], _ = mine_book([r, other], MiningOptions(corpus=corpus))
+    # climbing from the loop the example sat in (the default climb starts above it, at the call)
+    [loose, _], _ = mine_book([r, other], MiningOptions(corpus=corpus, start="specific"))
     assert fires(loose.detect, "Thread.sleep(delay);")  # a name, whatever the code does with it: one clean hit allowed
-    [strict, _], report = mine_book([r, other], MiningOptions(corpus=corpus, names_max_hits_per_10k=0.25))
+    [strict, _], report = mine_book([r, other], MiningOptions(corpus=corpus, start="specific",
+                                                              names_max_hits_per_10k=0.25))
     assert not fires(strict.detect, "Thread.sleep(delay);")
     assert fires(strict.detect, "while (!ready) {\n    Thread.sleep(50);\n}")
     assert any("limit for a pattern of names only 0.25 per 10k" in s.outcome for s in report.rules[0].climb)
