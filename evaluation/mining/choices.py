@@ -44,6 +44,9 @@ GRID = tuple(Setting(f"{order}/{start}", (*_LATTICE, ("lattice", order), ("start
     tuple(Setting(f"context-first/general/{name}", (*_LATTICE, ("lattice", "context-first"), ("start", "general"), *extra))
           for name, extra in _PRECISION)
 
+# the grid setting `index rules` mines with (MiningOptions' defaults), or None when no setting is it
+DEFAULT = next((s for s in GRID if s.options(MiningOptions()) == MiningOptions()), None)
+
 
 def choose(heldout: Mapping[str, Mapping[str, HeldOut]], books: list[str]) -> dict[str, tuple[Setting, list[str]]]:
     """book -> (the setting the other books choose, the books that voted). `heldout`: setting

@@ -31,7 +31,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from evaluation.mining import books as bk
-from evaluation.mining.choices import BASELINE, DEVELOPED_ON, GRID, choose
+from evaluation.mining.choices import BASELINE, DEFAULT, DEVELOPED_ON, GRID, choose
 from evaluation.mining.dev_checks import bug_pairs, p3c_cases
 from evaluation.mining.full import full
 from evaluation.mining.heldout import held_out
@@ -98,6 +98,11 @@ def main() -> int:
                       "base_ho": heldout[BASELINE.name][name], "new_ho": heldout[setting.name][name],
                       "base_ind": score(name, base.detectors()) if scored else None,
                       "new_ind": score(name, new.detectors()) if scored else None}
+        if DEFAULT is not None and setting != DEFAULT:  # what `index rules` ships, where the book chose otherwise
+            default = full(books[name], options(name, DEFAULT))
+            rows[name].update({"default_setting": DEFAULT.name, "default": default,
+                               "default_ho": heldout[DEFAULT.name].get(name),
+                               "default_ind": score(name, default.detectors()) if scored else None})
         if name == "dev" and "p3c" not in skip:
             rows[name]["p3c"] = (p3c_cases(base.units), p3c_cases(new.units))
         for u in new.units[: args.show]:
@@ -153,6 +158,12 @@ def main() -> int:
                 print(f"{name}, independent files, {label}: {ind.tp} of {ind.violating} violating files caught, "
                       f"{ind.fp} false positives ({ind.fp - ind.fp_away} of {ind.compliant} compliant files, "
                       f"{ind.fp_away} violating files hit only away from their lines), {ind.cross} cross-fires")
+        if "default" in r:
+            dho, dind = r["default_ho"], r["default_ind"]
+            print(f"{name}: index rules' defaults ({r['default_setting']}) instead of its choice: "
+                  f"{r['default'].kept} kept, held out "
+                  + (f"{_f(dho.recall)} @ {_f(dho.precision)}" if dho is not None else "not run")
+                  + (f", independent files {dind.recall:.2f} @ {_f(dind.precision)}" if dind is not None else ""))
         if "p3c" in r:
             for p, label in zip(r["p3c"], ("baseline", "lattice"), strict=True):
                 print(f"dev, p3c cases, {label}: {p.get('violation_fired', 0)} of {p.get('violation_rows', 0)} "
@@ -196,7 +207,7 @@ def main() -> int:
             return {k: (asdict(v) if hasattr(v, "__dataclass_fields__") and k.endswith(("_ho", "_ind")) else
                         {"kept": v.kept, "with_examples": v.with_examples, "coverage": v.coverage,
                          "noisiest": v.noisiest, "together": v.together, "seconds": v.seconds,
-                         "levels": dict(v.levels)} if k in ("base", "new") else v) for k, v in r.items()}
+                         "levels": dict(v.levels)} if k in ("base", "new", "default") else v) for k, v in r.items()}
         Path(args.json).write_text(json.dumps({"books": {n: dump(r) for n, r in rows.items()}, "pairs": pairs,
                                                "heldout": {s: {b: asdict(h) for b, h in v.items()}
                                                            for s, v in heldout.items()}},

@@ -12,10 +12,10 @@ import pytest
 from dualrag.cli import main
 from dualrag.rulebook import detector_rows
 from dualrag.units import Detector, MinedCheck, RuleSource, RuleUnit
-from indexers.rules import read_rule_documents
 from indexers.mining import MiningOptions, load_corpus, mine_book, mine_rule
 from indexers.mining.examples import code_of
 from indexers.mining.tree import rule_words
+from indexers.rules import read_rule_documents
 
 LOOSE = MiningOptions(min_bits=8.0)  # a three-rule book has little background: its bits run low
 

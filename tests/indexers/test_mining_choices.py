@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from evaluation.mining.choices import BASELINE, GRID, choose
+from evaluation.mining.choices import BASELINE, DEFAULT, GRID, choose
 from evaluation.mining.heldout import HeldOut
+from indexers.mining import MiningOptions
 
 BOOKS = ["pmd", "errorprone", "androidlint"]
 
@@ -30,3 +31,10 @@ def test_of_settings_that_recall_alike_the_more_precise_on_the_books_own_example
         heldout[s.name]["pmd"] = figures(30, 70, fp=3)  # 0.91: above the floor, recall alike
     assert choose(heldout, BOOKS)["errorprone"][0] == GRID[3]
 
+
+
+def test_index_rules_mines_with_one_of_the_settings_the_books_were_scored_under():
+    # a default moved outside the grid would ship a setting no figure was measured for
+    assert DEFAULT is not None and DEFAULT.name == "context-first/general/absent"
+    assert all(s.options(MiningOptions()) != MiningOptions() for s in GRID if s is not DEFAULT)
+    assert BASELINE.options(MiningOptions()) != MiningOptions()
