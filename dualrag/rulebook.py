@@ -170,19 +170,32 @@ def query_rows(language: str, pattern: str, root) -> list[int]:
 
 
 def detector_rows(detector: Detector, language: str, text: str) -> list[int]:
-    """0-based rows of `text` a detector fires on when every line of it is added (a regex on
-    each line; a query on the text parsed as one fragment, as a hunk is)."""
-    if detector.kind == "regex":
-        rx = re.compile(detector.pattern)
-        return [i for i, line in enumerate(text.split("\n")) if rx.search(line)]
-    return tree_rows(detector, language, parse_fragment(language, text))
+    """0-based rows of `text` a detector (any of its forms) fires on when every line of it is
+    added (a regex on each line; a query on the text parsed as one fragment, as a hunk is)."""
+    rows: set[int] = set()
+    root = None
+    for form in detector.forms:
+        if form.kind == "regex":
+            rx = re.compile(form.pattern)
+            rows.update(i for i, line in enumerate(text.split("\n")) if rx.search(line))
+        else:
+            root = root if root is not None else parse_fragment(language, text)
+            rows.update(_form_rows(form, language, root))
+    return sorted(rows)
 
 
 def tree_rows(detector: Detector, language: str, root) -> list[int]:
-    """0-based rows a `tree-sitter` or `scoped-query` detector fires on in a parsed text."""
-    if detector.kind == "scoped-query":
-        return match_rows(compile_query(language, detector.pattern), detector.scope, language, root)
-    return query_rows(language, detector.pattern, root)
+    """0-based rows a `tree-sitter` or `scoped-query` detector (any of its query forms) fires on
+    in a parsed text."""
+    if not detector.also:
+        return _form_rows(detector, language, root)
+    return sorted({row for form in detector.forms if form.kind != "regex" for row in _form_rows(form, language, root)})
+
+
+def _form_rows(form: Detector, language: str, root) -> list[int]:
+    if form.kind == "scoped-query":
+        return match_rows(compile_query(language, form.pattern), form.scope, language, root)
+    return query_rows(language, form.pattern, root)
 
 
 def _guess_root(path: Path) -> Path:

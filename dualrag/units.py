@@ -146,19 +146,29 @@ class Detector(_Frozen):
                              description="gitignore-style patterns the file's path must match (empty = any file)")
     mined: MinedCheck | None = Field(None, description="set when mined from the rule's examples (not hand-written)")
     scope: QueryScope | None = Field(None, description="scoped-query only: what a match must also meet")
+    also: list[Detector] = Field(default_factory=list, description="more forms of the same violation (mined: each "
+                                 "from some of the rule's violating examples, verified as a detector is); it fires "
+                                 "where any of them or itself does")
 
     @model_validator(mode="after")
     def _scope_with_its_kind(self) -> Detector:
         if (self.kind == "scoped-query") != (self.scope is not None):
             raise ValueError("a scoped-query detector has a scope, and only it")
+        if any(form.also for form in self.also):
+            raise ValueError("a detector's other forms have no forms of their own")
         return self
+
+    @property
+    def forms(self) -> tuple[Detector, ...]:
+        """Itself and its other forms: where any of them fires, the detector does."""
+        return (self, *self.also)
 
     @model_serializer(mode="wrap")
     def _without_empty_paths(self, handler):
-        # a detector without `paths` / `mined` / `scope` serialises (and hashes) as it did before the keys existed
+        # a detector without `paths` / `mined` / `scope` / `also` serialises (and hashes) as it did before the keys existed
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("paths", "mined", "scope"):
+            for key in ("paths", "mined", "scope", "also"):
                 if not data.get(key):
                     data.pop(key, None)
         return data

@@ -172,28 +172,34 @@ def detect_hunks(path: str, language: str, hunks: Sequence[Hunk], rules: Sequenc
     out: list[Finding] = []
     added = [line for h in hunks for line in h.lines if line.kind == "+"]
     for rule in rules:
-        det = rule.detect
-        if det is None:
+        if rule.detect is None:
             continue
-        if det.kind == "regex":
-            rx = _regex(det.pattern)
-            if det.on == "dropped":
-                out += [_finding(rule, path, line, note=note) for line, note in _dropped(rx, hunks, added)]
-            elif det.on == "removed":
-                if any(rx.search(line.text) for line in added):
-                    continue
-                for hunk in hunks:
-                    for i, line in enumerate(hunk.lines):
-                        if line.kind == "-" and rx.search(line.text):
-                            out.append(_finding(rule, path, removal_anchor(hunk.lines, i),
-                                                note=f"removed line {line.old_no} of the old file"))
-            else:
-                out += [_finding(rule, path, line.new_no, replacement=_fixed(det, line.text))
-                        for line in added if rx.search(line.text)]
-        else:
-            for hunk in hunks:
-                out += [_finding(rule, path, n) for n in _tree_sitter_lines(language, det, hunk.lines)]
+        if not rule.detect.also:
+            out += _form_findings(rule, rule.detect, path, language, hunks, added)
+            continue
+        lines: set[int | None] = set()  # a mined detector's forms: one finding a line, whichever fired
+        for form in rule.detect.forms:
+            for found in _form_findings(rule, form, path, language, hunks, added):
+                if found.line not in lines:
+                    lines.add(found.line)
+                    out.append(found)
     return out
+
+
+def _form_findings(rule: RuleUnit, det: Detector, path: str, language: str, hunks: Sequence[Hunk],
+                   added: Sequence[DiffLine]) -> list[Finding]:
+    if det.kind != "regex":
+        return [_finding(rule, path, n) for hunk in hunks for n in _tree_sitter_lines(language, det, hunk.lines)]
+    rx = _regex(det.pattern)
+    if det.on == "dropped":
+        return [_finding(rule, path, line, note=note) for line, note in _dropped(rx, hunks, added)]
+    if det.on == "added":
+        return [_finding(rule, path, line.new_no, replacement=_fixed(det, line.text))
+                for line in added if rx.search(line.text)]
+    if any(rx.search(line.text) for line in added):  # removed: only when no added line matches too
+        return []
+    return [_finding(rule, path, removal_anchor(hunk.lines, i), note=f"removed line {line.old_no} of the old file")
+            for hunk in hunks for i, line in enumerate(hunk.lines) if line.kind == "-" and rx.search(line.text)]
 
 
 def _tree_sitter_lines(language: str, det: Detector, lines: Iterable[DiffLine]) -> list[int]:
