@@ -353,18 +353,9 @@ def _mining_lines(unit, result, rejected: bool) -> list[str]:
     det = unit.detect
     out: list[str] = []
     if det is not None and det.mined is not None:
-        m = det.mined
-        corpus = ("clean corpus not configured: that check was not run" if m.corpus_lines is None else
-                  f"clean corpus: {m.corpus_hits} hit(s) in {m.corpus_lines:,} lines "
-                  f"({(m.corpus_hits or 0) * 10_000 / max(1, m.corpus_lines):.2f} per 10k)")
-        scope = det.scope
-        where = ("" if scope is None else
-                 "".join([f" inside {' or '.join(scope.inside)}" if scope.inside else "",
-                          f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else "",
-                          f" with no {' or '.join(scope.absent)} around it" if scope.absent else ""]))
-        out.append(f"mined {det.kind}: {det.pattern}{where}")
-        out.append(f"verified: fires on its {m.violating} violating example(s), on none of the document's "
-                   f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")
+        out += _form_lines(det, "mined")
+        for form in det.also:
+            out += _form_lines(form, "another form, mined")
         out += [f"verified on: {_fired_line(det, e)}" for e in unit.bad_examples[:3]]
         out.append(f"generalised: level {len(result.level)} ({', '.join(result.level)})" if result.level else
                    "generalised: level 0 (the examples' own shape: no more general step held)")
@@ -387,6 +378,24 @@ def _mining_lines(unit, result, rejected: bool) -> list[str]:
             out.append(f"{len(result.rejected)} candidate(s) rejected, first: {result.rejected[0].reason} "
                        "(--rejected lists them)")
     return out
+
+
+def _form_lines(det, label: str) -> list[str]:
+    """A mined detector's (or one of its forms') pattern and how it was verified."""
+    m = det.mined
+    if m is None:
+        return [f"{label} {det.kind}: {det.pattern}"]
+    corpus = ("clean corpus not configured: that check was not run" if m.corpus_lines is None else
+              f"clean corpus: {m.corpus_hits} hit(s) in {m.corpus_lines:,} lines "
+              f"({(m.corpus_hits or 0) * 10_000 / max(1, m.corpus_lines):.2f} per 10k)")
+    scope = det.scope
+    where = ("" if scope is None else
+             "".join([f" inside {' or '.join(scope.inside)}" if scope.inside else "",
+                      f" on a receiver of type {' or '.join(scope.receiver_types)}" if scope.receiver_types else "",
+                      f" with no {' or '.join(scope.absent)} around it" if scope.absent else ""]))
+    verified = (f"verified: fires on its {m.violating} violating example(s), on none of the document's "
+                f"{m.compliant} compliant example(s); {corpus}; {m.bits:g} bits")
+    return [f"{label} {det.kind}: {det.pattern}{where}", verified]
 
 
 def _fired_line(det, example: str) -> str:

@@ -32,6 +32,7 @@ from dualrag.retrieval.self_check import ensure_choice
 from dualrag.store import open_store
 from evaluation.bench.index_rules import FLOOR_S, cpu_seconds
 from evaluation.mining.books import DEV_PDF, JAVA_CORPUS
+from evaluation.mining.choices import BASELINE
 from indexers.mining import MiningOptions, load_corpus
 from indexers.mining import corpus as corpus_module
 from indexers.rules import read_rule_documents
@@ -96,7 +97,7 @@ def main() -> int:
     args = parser.parse_args()
     load = os.getloadavg()
     embedder, sparse = get_embedder(args.embedder), Bm25Encoder()
-    variants = {"lattice": MiningOptions(), "baseline": MiningOptions(generalise=False), "no mining": None}
+    variants = {"lattice": MiningOptions(), "baseline": BASELINE.options(MiningOptions()), "no mining": None}
     with tempfile.TemporaryDirectory(prefix="dualrag-book-") as tmp:
         pdf = Path(tmp) / "rule-book.pdf"
         if args.book == "synthetic":

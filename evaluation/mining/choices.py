@@ -29,16 +29,21 @@ class Setting:
 
 
 DEVELOPED_ON = ("dev", "pmd", "errorprone", "androidlint")
-BASELINE = Setting("baseline", (("generalise", False),))
+# the miner before issue 42: one pattern over all of a rule's examples, not climbed
+BASELINE = Setting("baseline", (("generalise", False), ("forms", "")))
 # every setting names what it leaves off, so MiningOptions' defaults (the chosen setting) move none
-_LATTICE = (("generalise", True), ("shape", ""), ("absence", False), ("names_max_hits_per_10k", None))
+_LATTICE = (("generalise", True), ("shape", ""), ("absence", False), ("names_max_hits_per_10k", None),
+            ("forms", ""))
 # what a climbed detector must keep to stay precise on code the book never showed (issue 42): a
 # call's argument shape, the absence of the guard the book's compliant code adds
 _PRECISION = (("kinds-shape", (("shape", "kinds"),)), ("count-shape", (("shape", "count"),)),
               ("absent", (("absence", True),)), ("count-shape+absent", (("shape", "count"), ("absence", True))),
               ("absent+strict-names", (("absence", True), ("names_max_hits_per_10k", 0.25))),
               ("count-shape+absent+strict-names", (("shape", "count"), ("absence", True),
-                                                   ("names_max_hits_per_10k", 0.25))))
+                                                   ("names_max_hits_per_10k", 0.25))),
+              # more forms of the mistake than one pattern over all the examples can hold (`forms.py`)
+              ("pairs", (("forms", "pairs"),)), ("absent+pairs", (("absence", True), ("forms", "pairs"))),
+              ("absent+each", (("absence", True), ("forms", "each"))))
 GRID = tuple(Setting(f"{order}/{start}", (*_LATTICE, ("lattice", order), ("start", start)))
              for order in ORDERS for start in ("specific", "general")) + \
     tuple(Setting(f"context-first/general/{name}", (*_LATTICE, ("lattice", "context-first"), ("start", "general"), *extra))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from dualrag.rulebook import detector_rows
 from indexers.mining import Backgrounds, ExamplePool, MiningOptions, RuleMiner, run_miners, words_of
 from indexers.mining.examples import code_of
+from indexers.mining.forms import combine, form_miners
 
 from .books import Book
 
@@ -130,7 +131,10 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             miner = RuleMiner(unit.rule_id, words_of(unit, lang, options), lang, train_bad, train_good, compliant, bg,
                               options)
             runs.append((miner, test_bad, test_good, list((negatives or {}).get(unit.rule_id, ())), lang))
-    run_miners([m for m, *_ in runs], options, pools)
+    forms = {miner: form_miners(miner) for miner, *_ in runs}
+    run_miners([m for m, *_ in runs] + [f for group in forms.values() for f in group], options, pools)
+    for miner, group in forms.items():
+        combine(miner, group, pools.get(miner.language))
     for miner, test_bad, test_good, independent, lang in runs:
         out.folds += 1
         det = miner.result.detector

@@ -90,6 +90,12 @@ class RuleMiner:
         if not violating:
             self.result.status, self.result.note = "prose", "its violating examples hold no code"
 
+    def for_examples(self, violating: Sequence[str]) -> RuleMiner:
+        """A miner of the same rule in the same book over some of its violating examples (another
+        form of its mistake: `forms.py`); a model's variants verify only the whole rule's."""
+        return RuleMiner(self.result.rule_id, self.words, self.language, violating, self.own_compliant,
+                         self.book_compliant, self.bg, self.options, compliant_index=self._compliant)
+
     @property
     def _absence(self) -> bool:
         return self.options.generalise and self.options.absence

@@ -42,6 +42,7 @@ class RuleMining:
     seconds: float = 0.0
     level: list[str] = field(default_factory=list)  # lattice steps taken, in order
     climb: list[ClimbStep] = field(default_factory=list)  # every step tried, taken or turned down
+    forms: int = 0  # other forms of the mistake its detector also holds (`forms.py`)
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -77,8 +78,10 @@ class MiningReport:
         extra = f", {written} hand-written kept" if written else ""
         general = sum(1 for r in self.rules if r.status == "kept" and r.level)
         climbed = f", {general} generalised past their examples' shape" if general else ""
+        several = sum(1 for r in self.rules if r.status == "kept" and r.forms)
+        forms = f", {several} in more than one form" if several else ""
         return (f"{self.document}: mined {self.kept} detector(s) for {self.with_examples} rule(s) with violating "
-                f"examples{extra} ({corpus}){climbed}, {self.seconds:.1f}s")
+                f"examples{extra} ({corpus}){climbed}{forms}, {self.seconds:.1f}s")
 
     def to_dict(self) -> dict:
         return {"document": self.document, "seconds": round(self.seconds, 3), "corpus": self.corpus,

@@ -35,6 +35,6 @@ def test_of_settings_that_recall_alike_the_more_precise_on_the_books_own_example
 
 def test_index_rules_mines_with_one_of_the_settings_the_books_were_scored_under():
     # a default moved outside the grid would ship a setting no figure was measured for
-    assert DEFAULT is not None and DEFAULT.name == "context-first/general/absent"
+    assert DEFAULT is not None and DEFAULT.name == "context-first/general/absent+pairs"
     assert all(s.options(MiningOptions()) != MiningOptions() for s in GRID if s is not DEFAULT)
     assert BASELINE.options(MiningOptions()) != MiningOptions()
