@@ -64,8 +64,9 @@ def combine(main: RuleMiner, forms: Sequence[RuleMiner], pool: ExamplePool | Non
         if _key(d) in keys:
             continue
         more = book(d)
-        if corpus_allowed is not None and hits + _hits(d) > corpus_allowed or \
-                book_allowed is not None and shared + more > book_allowed:
+        over_corpus = corpus_allowed is not None and hits + _hits(d) > corpus_allowed
+        over_book = book_allowed is not None and shared + more > book_allowed
+        if over_corpus or over_book:
             continue
         kept.append(d)
         keys.add(_key(d))
@@ -80,7 +81,7 @@ def combine(main: RuleMiner, forms: Sequence[RuleMiner], pool: ExamplePool | Non
 
 
 def _hits(d: Detector) -> int:
-    return d.mined.corpus_hits or 0 if d.mined is not None else 0
+    return (d.mined.corpus_hits or 0) if d.mined is not None else 0
 
 
 def _key(d: Detector) -> tuple[str, str, str]:
