@@ -7,7 +7,7 @@ all) and on the negatives: the rule's held-out compliant examples and, when the 
 its independent compliant files of that rule (a hit is a false positive). Those files count in the
 printed precision but never in what a choice is made by (`HeldOut.score`: the book's own examples).
 
-Every fold of every rule of a book is mined in one batch (`run_miners`), so the corpus is counted
+Every fold of every rule of a book is mined in one batch (`run_with_forms`), so the corpus is counted
 for all of them at once, as indexing a book does.
 """
 
@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dualrag.rulebook import detector_rows
-from indexers.mining import Backgrounds, ExamplePool, MiningOptions, RuleMiner, run_miners, words_of
+from indexers.mining import Backgrounds, ExamplePool, MiningOptions, RuleMiner, words_of
 from indexers.mining.examples import code_of
-from indexers.mining.forms import combine, form_miners
+from indexers.mining.forms import run_with_forms
 
 from .books import Book
 
@@ -131,10 +131,7 @@ def held_out(book: Book, options: MiningOptions, folds_cap: int = 5,
             miner = RuleMiner(unit.rule_id, words_of(unit, lang, options), lang, train_bad, train_good, compliant, bg,
                               options)
             runs.append((miner, test_bad, test_good, list((negatives or {}).get(unit.rule_id, ())), lang))
-    forms = {miner: form_miners(miner) for miner, *_ in runs}
-    run_miners([m for m, *_ in runs] + [f for group in forms.values() for f in group], options, pools)
-    for miner, group in forms.items():
-        combine(miner, group, pools.get(miner.language))
+    run_with_forms([m for m, *_ in runs], options, pools)
     for miner, test_bad, test_good, independent, lang in runs:
         out.folds += 1
         det = miner.result.detector

@@ -48,7 +48,7 @@ from . import tokens as tok
 from . import tree
 from .corpus import Fragments
 from .examples import code_of, parse_example, roles_of
-from .forms import combine, form_miners
+from .forms import run_with_forms
 from .miner import RuleMiner, run_miners
 from .report import ClimbStep, MiningReport, Rejected, RuleMining
 from .verify import NO_VARIANTS, Corpus, ExamplePool, Variants, load_corpus
@@ -84,7 +84,8 @@ class MiningOptions:
     # None: `max_hits_per_10k`, as any other
     names_max_hits_per_10k: float | None = None
     # "pairs": a rule with three or more violating examples is also mined over each pair of them, the
-    # detectors that pass kept as its detector's other forms (`forms.py`); "": one pattern over all
+    # detectors that pass kept as its detector's other forms (`forms.py`); "each": and each example
+    # of a rule with two alone; "": one pattern over all
     forms: str = "pairs"
     # the clean corpus of a rule in another language than `corpus`'s, read when a rule first needs it
     other_corpora: Callable[[str], Corpus | None] | None = None
@@ -189,7 +190,6 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
     out: list[RuleUnit] = []
     results: dict[int, RuleMining] = {}
     miners: list[RuleMiner] = []
-    forms: dict[RuleMiner, list[RuleMiner]] = {}  # each rule's miners of other forms of its mistake
     indexes: dict[str, Fragments] = {}  # the book's compliant code, indexed once per language
     for i, unit in enumerate(units):
         if not unit.bad_examples:
@@ -204,16 +204,13 @@ def mine_book(units: Sequence[RuleUnit], options: MiningOptions = MiningOptions(
             miner = RuleMiner(unit.rule_id, words_of(unit, language, options), language, bad, good, compliant, bg,
                               options, (variants or {}).get(unit.rule_id, NO_VARIANTS), index)
             miners.append(miner)
-            forms[miner] = form_miners(miner)
             results[i] = miner.result
         results[i].violating = len(unit.bad_examples)
     pools: dict[str, ExamplePool] = {}
     for i, (language, bad, _) in codes.items():
         pool = pools.setdefault(language, ExamplePool(language, share=options.max_book_share))
         pool.examples += [(units[i].rule_id, c) for c in bad]
-    run_miners(miners + [f for group in forms.values() for f in group], options, pools)
-    for miner, group in forms.items():
-        combine(miner, group, pools.get(miner.language))
+    run_with_forms(miners, options, pools)
     for i, unit in enumerate(units):
         result = results.get(i)
         if result is not None:
@@ -241,7 +238,5 @@ def mine_rule(rule_id: str, words: RuleWords, language: str, violating: Sequence
     the other rules' violating examples (`book_violating`) and the corpus."""
     miner = RuleMiner(rule_id, words, language, violating, own_compliant, book_compliant, bg, options, variants)
     pool = ExamplePool(language, [(rid, c) for rid, c in book_violating if c], share=options.max_book_share)
-    forms = form_miners(miner)
-    run_miners([miner, *forms], options, {language: pool})
-    combine(miner, forms, pool)
+    run_with_forms([miner], options, {language: pool})
     return miner.result

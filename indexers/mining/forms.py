@@ -4,7 +4,8 @@ A rule's violating examples often show its mistake in several forms (a `Random` 
 one built per call; a stream left open in a `try` and one returned). One pattern over all of them
 keeps only what they share, often nothing that names anything, and a form the book shows once more
 is then missed. With `forms = "pairs"` a rule with three or more violating examples is also mined
-over each pair of them (at most `MAX_PAIRS`), each pair's miner verifying its candidates exactly as
+over each pair of them (at most `MAX_PAIRS`; `"each"` also mines each example of a rule that has
+two alone), each pair's miner verifying its candidates exactly as
 the rule's own does, on the book's compliant examples, the other rules' violating ones and the
 clean corpus. The distinct detectors that pass become the rule's detector's other forms
 (`Detector.also`), fewest corpus hits first, as long as the forms together stay within the rule's
@@ -21,13 +22,12 @@ from typing import TYPE_CHECKING
 from dualrag.units import Detector
 
 from .corpus import ExamplePool
+from .miner import RuleMiner, run_miners
 
 if TYPE_CHECKING:
     from . import MiningOptions
-    from .miner import RuleMiner
 
 MAX_PAIRS = 10
-FORMS = ("", "pairs", "each")
 
 
 def groups(violating: Sequence[str], options: MiningOptions) -> list[list[str]]:
@@ -39,9 +39,14 @@ def groups(violating: Sequence[str], options: MiningOptions) -> list[list[str]]:
     return [list(pair) for pair in itertools.islice(itertools.combinations(violating, 2), MAX_PAIRS)]
 
 
-def form_miners(main: RuleMiner) -> list[RuleMiner]:
-    """Miners of the rule of `main`, each over a group of its violating examples."""
-    return [main.for_examples(group) for group in groups(main.violating, main.options)]
+def run_with_forms(miners: Sequence[RuleMiner], options: MiningOptions,
+                   pools: dict[str, ExamplePool] | None = None) -> None:
+    """`run_miners` over `miners` and, in the same rounds, the miners of their rules' other forms;
+    then each rule's detector gets the forms that fit its budgets."""
+    forms = {main: [main.for_examples(group) for group in groups(main.violating, options)] for main in miners}
+    run_miners([*miners, *(f for group in forms.values() for f in group)], options, pools)
+    for main, group in forms.items():
+        combine(main, group, (pools or {}).get(main.language))
 
 
 def combine(main: RuleMiner, forms: Sequence[RuleMiner], pool: ExamplePool | None) -> None:
